@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Handoff: one executable over libraries, every dependency a Debian C library (DESIGN.md §1).
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Handoff",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "handoff", targets: ["handoff"]),
+    ],
+    targets: [
+        // C libraries, wrapped as system library targets.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // Pure domain.
+        .target(name: "Domain", swiftSettings: strict),
+
+        // Thin clients over the C libraries.
+        .target(name: "Postgres", dependencies: ["CLibPQ"], swiftSettings: strict),
+        .target(name: "Redis", dependencies: ["CHiredis"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
+
+        // Logging and metrics shared by the API and the workers (Foundation only).
+        .target(name: "Telemetry", swiftSettings: strict),
+
+        // The service.
+        .target(name: "EventStore", dependencies: ["Domain", "Postgres", "Crypto"], swiftSettings: strict),
+        .target(
+            name: "API",
+            dependencies: ["Domain", "EventStore", "Redis", "Crypto", "HTTPServer", "Postgres", "Telemetry"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Workers",
+            dependencies: ["Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Migrate",
+            dependencies: ["Postgres", "Crypto"],
+            resources: [.copy("Migrations")],
+            swiftSettings: strict
+        ),
+        // Composition root: configuration, subcommands, signals. `main` only calls into it.
+        .target(
+            name: "Service",
+            dependencies: ["API", "Workers", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
+
+        // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
+        .target(name: "TestSupport", dependencies: ["Postgres", "Redis"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: ["Service", "API", "HTTPServer", "Postgres", "Redis", "TestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,4 @@
+import COpenSSL
+
+/// Placeholder replaced by the Crypto client.
+enum CryptoPlaceholder {}

@@ -1,0 +1,4 @@
+import CCurl
+
+/// Placeholder replaced by the HTTPClient client.
+enum HTTPClientPlaceholder {}

@@ -1,0 +1,4 @@
+import CMicroHTTPD
+
+/// Placeholder replaced by the HTTPServer client.
+enum HTTPServerPlaceholder {}

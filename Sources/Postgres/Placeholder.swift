@@ -1,0 +1,4 @@
+import CLibPQ
+
+/// Placeholder replaced by the Postgres client.
+enum PostgresPlaceholder {}

@@ -1,0 +1,4 @@
+import CHiredis
+
+/// Placeholder replaced by the Redis client.
+enum RedisPlaceholder {}

@@ -1,0 +1,112 @@
+# Shared shell functions for infra/dev, infra/test and bench/*: install what is missing, start and stop a
+# project-local Postgres and Redis. Sourced, never run. Every server listens on 127.0.0.1 on a free port.
+
+HANDOFF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+
+# Debian packages the build, the service and the tests need.
+HANDOFF_PACKAGES=(
+    libpq-dev libhiredis-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev
+    postgresql-15 redis-server python3 python3-aiosmtpd
+)
+
+log() { printf '\033[1m[handoff]\033[0m %s\n' "$*" >&2; }
+die() { printf '[handoff] error: %s\n' "$*" >&2; exit 1; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Installs the Debian packages from the list (plus any given as arguments) that are not installed yet.
+ensure_packages() {
+    local missing=() p
+    for p in "${HANDOFF_PACKAGES[@]}" "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing ${missing[*]}"
+    as_root apt-get update -qq >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+    command -v swift >/dev/null || die "swift is not on PATH (Swift 6 toolchain needed)"
+}
+
+# The OS user that owns the Postgres cluster: the caller, or `postgres` when running as root
+# (initdb and postgres refuse to run as root).
+pg_os_user() {
+    if [ "$(id -u)" = 0 ]; then echo postgres; else id -un; fi
+}
+
+as_pg_user() {
+    local user; user="$(pg_os_user)"
+    if [ "$user" = "$(id -un)" ]; then "$@"; else runuser -u "$user" -- "$@"; fi
+}
+
+# Prints a TCP port on 127.0.0.1 that nothing listens on right now.
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# start_postgres DIR PORT: creates a cluster in DIR/postgres on first use, starts it on 127.0.0.1:PORT
+# with its unix socket in DIR/run, and makes the `handoff` role and database.
+start_postgres() {
+    local dir="$1" port="$2" pgdata="$1/postgres"
+    mkdir -p "$dir/run" "$dir/log"
+    if [ "$(id -u)" = 0 ]; then chown "$(pg_os_user)" "$dir" "$dir/run" "$dir/log"; fi
+    if [ ! -f "$pgdata/PG_VERSION" ]; then
+        log "creating Postgres cluster in $pgdata"
+        mkdir -p "$pgdata"
+        [ "$(id -u)" = 0 ] && chown "$(pg_os_user)" "$pgdata"
+        as_pg_user "$PG_BIN/initdb" -D "$pgdata" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/log/initdb.log" 2>&1 \
+            || { cat "$dir/log/initdb.log" >&2; die "initdb failed"; }
+        cat >>"$pgdata/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$dir/run'
+max_connections = 200
+shared_buffers = 256MB
+fsync = ${HANDOFF_PG_FSYNC:-on}
+logging_collector = off
+CONF
+    fi
+    if ! as_pg_user "$PG_BIN/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
+        as_pg_user "$PG_BIN/pg_ctl" -D "$pgdata" -l "$dir/log/postgres.log" -o "-p $port" -w -t 60 start >/dev/null \
+            || { tail -20 "$dir/log/postgres.log" >&2; die "Postgres did not start (log: $dir/log/postgres.log)"; }
+    fi
+    local psql=("$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qtA)
+    if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname='handoff'")" != 1 ]; then
+        "${psql[@]}" -c "CREATE ROLE handoff LOGIN" >/dev/null
+    fi
+    if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname='handoff'")" != 1 ]; then
+        "${psql[@]}" -c "CREATE DATABASE handoff OWNER handoff" >/dev/null
+    fi
+}
+
+stop_postgres() {
+    local pgdata="$1/postgres"
+    [ -f "$pgdata/postmaster.pid" ] || return 0
+    as_pg_user "$PG_BIN/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+# start_redis DIR PORT: a Redis with AOF on, data in DIR/redis.
+start_redis() {
+    local dir="$1" port="$2"
+    mkdir -p "$dir/redis" "$dir/log"
+    if [ -f "$dir/redis/redis.pid" ] && kill -0 "$(cat "$dir/redis/redis.pid")" 2>/dev/null; then return 0; fi
+    redis-server --bind 127.0.0.1 --port "$port" --dir "$dir/redis" --appendonly yes \
+        --pidfile "$dir/redis/redis.pid" --logfile "$dir/log/redis.log" --daemonize yes --save "" >/dev/null \
+        || die "Redis did not start (log: $dir/log/redis.log)"
+    local i
+    for i in $(seq 1 100); do
+        redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG && return 0
+        sleep 0.1
+    done
+    die "Redis did not answer on port $port (log: $dir/log/redis.log)"
+}
+
+stop_redis() {
+    local pidfile="$1/redis/redis.pid"
+    [ -f "$pidfile" ] || return 0
+    local pid; pid="$(cat "$pidfile")"
+    kill "$pid" 2>/dev/null || true
+    local i
+    for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$pidfile"
+}
