@@ -1,1 +1,17 @@
-print("placeholder")
+import Foundation
+import Service
+
+// Parses the subcommand and calls into the libraries; nothing else lives here.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+let status: Int32
+switch arguments.first {
+case "serve": status = Commands.serve(environment: environment)
+case "migrate": status = Commands.migrate(environment: environment)
+case "dev": status = Commands.dev(environment: environment)
+case "help", "--help", "-h", nil: status = Commands.help()
+case let other?:
+    FileHandle.standardError.write(Data("handoff: unknown command \"\(other)\"; see handoff help\n".utf8))
+    status = 2
+}
+exit(status)

@@ -1,0 +1,35 @@
+import Domain
+
+/// A refusal that reaches the client as `{"statusCode","code","message"}`; handlers throw it, the edge maps it.
+public struct APIError: Error, Sendable, Equatable {
+    public let status: Int
+    public let code: MachineCode?
+    public let message: String
+    /// Extra headers for this refusal (`Retry-After`, `Allow`).
+    public let headers: [String: String]
+
+    public init(status: Int, code: MachineCode?, message: String, headers: [String: String] = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    /// 400 for a body that does not parse as JSON.
+    public static func invalidJSON(_ message: String) -> APIError {
+        APIError(status: 400, code: .invalidJSON, message: message)
+    }
+
+    /// 400 for a field that is missing or wrong; `message` names the field.
+    public static func validation(_ message: String) -> APIError {
+        APIError(status: 400, code: .validationFailed, message: message)
+    }
+
+    /// 404 for a path no route has.
+    public static let notFound = APIError(status: 404, code: .notFound, message: "no route for this path")
+
+    /// 503 while a dependency does not answer.
+    public static func unavailable(_ message: String, retryAfterSeconds: Int = 1) -> APIError {
+        APIError(status: 503, code: .unavailable, message: message, headers: ["Retry-After": String(retryAfterSeconds)])
+    }
+}

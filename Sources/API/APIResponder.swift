@@ -1,0 +1,88 @@
+import Domain
+import Foundation
+import HTTPServer
+import Telemetry
+
+/// The edge of the API: routes a request, runs its handler, maps every error once, and adds the
+/// request id, the metrics sample and the access-log line to every answer.
+public struct APIResponder: Responder {
+    public let environment: Environment
+    private let router: Router<Route>
+
+    public init(environment: Environment) {
+        self.environment = environment
+        self.router = Route.router
+    }
+
+    public func respond(to request: Request) -> Response {
+        let started = ContinuousClock.now
+        let requestID = RequestID.make(incoming: request.headers["X-Request-Id"])
+        var pattern = "unmatched"
+        var response: Response
+        switch router.match(request.method, request.path) {
+        case .found(let route, let routePattern):
+            pattern = routePattern
+            response = run(route, request, requestID: requestID, pattern: routePattern)
+        case .methodNotAllowed(let allowed):
+            let methods = allowed.map(\.rawValue).joined(separator: ", ")
+            response = JSONResponse.error(APIError(
+                status: 405, code: .methodNotAllowed, message: "this path takes \(methods)",
+                headers: ["Allow": methods]))
+        case .notFound:
+            response = JSONResponse.error(.notFound)
+        }
+        finish(&response, request: request, requestID: requestID, pattern: pattern, started: started)
+        return response
+    }
+
+    public func bodyLimit(for method: HTTPServer.Method, path: String) -> Int {
+        if case .found(let route, _) = router.match(method, path), let limit = route.bodyLimit {
+            return limit
+        }
+        return environment.defaultBodyLimit
+    }
+
+    public func payloadTooLarge(_ request: Request) -> Response {
+        let started = ContinuousClock.now
+        let requestID = RequestID.make(incoming: request.headers["X-Request-Id"])
+        let limit = bodyLimit(for: request.method, path: request.path)
+        var response = JSONResponse.error(APIError(
+            status: 413, code: .payloadTooLarge,
+            message: "the body is larger than the \(limit) bytes this endpoint accepts"))
+        var pattern = "unmatched"
+        if case .found(_, let routePattern) = router.match(request.method, request.path) { pattern = routePattern }
+        finish(&response, request: request, requestID: requestID, pattern: pattern, started: started)
+        return response
+    }
+
+    /// Runs the handler; a typed refusal becomes its JSON body, anything else a generic 500.
+    private func run(_ route: Route, _ request: Request, requestID: String, pattern: String) -> Response {
+        do {
+            return try Handlers.handle(route, request, environment)
+        } catch let refusal as APIError {
+            return JSONResponse.error(refusal)
+        } catch {
+            environment.logger.error("unhandled error", [
+                "request_id": .string(requestID), "route": .string(pattern), "error": .string(String(describing: error)),
+            ])
+            return JSONResponse.error(APIError(
+                status: 500, code: .internalError, message: "internal error (request id \(requestID))"))
+        }
+    }
+
+    private func finish(_ response: inout Response, request: Request, requestID: String, pattern: String,
+                        started: ContinuousClock.Instant) {
+        response.headers.add("X-Request-Id", requestID)
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        environment.metrics.recordRequest(
+            route: pattern, method: request.method.rawValue, status: response.status, seconds: seconds)
+        environment.logger.info("request", [
+            "request_id": .string(requestID),
+            "method": .string(request.method.rawValue),
+            "route": .string(pattern),
+            "status": .int(response.status),
+            "duration_ms": .double((seconds * 1_000_000).rounded() / 1000),
+        ])
+    }
+}

@@ -1,0 +1,33 @@
+import HTTPServer
+import Postgres
+import Redis
+
+/// `/healthz` (the process answers) and `/readyz` (its dependencies answer too).
+enum HealthHandler {
+    /// 200 while the process serves requests; touches no dependency.
+    static func healthz(_ request: Request, _ environment: Environment) -> Response {
+        JSONResponse.raw("{\"status\":\"ok\"}")
+    }
+
+    /// 200 when Postgres and Redis both answer; 503 naming the one(s) that do not.
+    static func readyz(_ request: Request, _ environment: Environment) throws -> Response {
+        var down: [String] = []
+        do {
+            try environment.postgres.withConnection { try $0.query("SELECT 1") }
+        } catch {
+            environment.logger.warning("readiness check failed", ["dependency": "postgres", "error": .string("\(error)")])
+            down.append("postgres")
+        }
+        do {
+            let reply = try environment.redis.command(["PING"])
+            if reply != .status("PONG") { down.append("redis") }
+        } catch {
+            environment.logger.warning("readiness check failed", ["dependency": "redis", "error": .string("\(error)")])
+            down.append("redis")
+        }
+        guard down.isEmpty else {
+            throw APIError.unavailable("not ready: \(down.joined(separator: " and ")) not answering", retryAfterSeconds: 5)
+        }
+        return JSONResponse.raw("{\"status\":\"ready\",\"postgres\":\"up\",\"redis\":\"up\"}")
+    }
+}

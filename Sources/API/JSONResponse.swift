@@ -1,0 +1,35 @@
+import Foundation
+import HTTPServer
+import Telemetry
+
+/// Builds the JSON responses of the contract: errors as `{"statusCode","code"?,"message"}`, success bodies as given.
+public enum JSONResponse {
+    /// The error body of the contract, keys in a fixed order: `{"statusCode":…,"code":…,"message":…}`.
+    public static func error(_ error: APIError) -> Response {
+        var body = "{\"statusCode\":\(error.status),"
+        if let code = error.code {
+            body += "\"code\":"
+            JSONString.append(code.rawValue, to: &body)
+            body += ","
+        }
+        body += "\"message\":"
+        JSONString.append(error.message, to: &body)
+        body += "}"
+        var headers = Headers([("Content-Type", "application/json")])
+        for name in error.headers.keys.sorted() { headers.add(name, error.headers[name]!) }
+        return Response(status: error.status, headers: headers, body: Array(body.utf8))
+    }
+
+    /// A response whose body is already JSON text.
+    public static func raw(_ json: String, status: Int = 200) -> Response {
+        Response(status: status, headers: Headers([("Content-Type", "application/json")]), body: Array(json.utf8))
+    }
+
+    /// Encodes `value` with sorted keys, so the bytes are stable between runs.
+    public static func encode<T: Encodable>(_ value: T, status: Int = 200) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = try encoder.encode(value)
+        return Response(status: status, headers: Headers([("Content-Type", "application/json")]), body: Array(body))
+    }
+}

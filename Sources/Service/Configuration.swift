@@ -1,0 +1,68 @@
+import Foundation
+import Telemetry
+
+/// Every setting of the service, read once from the environment at start and validated here.
+///
+/// No other code reads `ProcessInfo`; a bad value throws `ConfigurationError` naming the variable.
+/// The defaults suit a local run (`infra/dev` sets the URLs of the servers it starts).
+public struct Configuration: Sendable {
+    public var databaseURL: String
+    /// The owner role used by `handoff migrate`; defaults to `DATABASE_URL`.
+    public var migrationDatabaseURL: String
+    public var databasePoolSize: Int
+    public var databaseStatementTimeoutMilliseconds: Int
+    public var redisURL: String
+    public var redisPoolSize: Int
+    public var redisTimeoutMilliseconds: Int
+    public var httpHost: String
+    public var httpPort: Int
+    public var httpThreads: Int
+    public var httpMaxBodyBytes: Int
+    public var httpConnectionTimeoutSeconds: Int
+    public var httpConnectionLimit: Int
+    public var trustedProxies: [String]
+    public var shutdownGraceSeconds: Int
+    public var logLevel: Logger.Level
+
+    /// Every variable the service reads, with its default and meaning (printed by `handoff help`, listed in README).
+    public static let variables: [(name: String, defaultValue: String, meaning: String)] = [
+        ("DATABASE_URL", "postgresql://handoff@127.0.0.1:5432/handoff", "Postgres for serve/work (URI or key=value)"),
+        ("MIGRATION_DATABASE_URL", "DATABASE_URL", "Postgres role that owns the schema, used by migrate"),
+        ("DATABASE_POOL_SIZE", "HTTP_THREADS", "Postgres connections per process (1–200)"),
+        ("DATABASE_STATEMENT_TIMEOUT_MS", "10000", "statement_timeout of every connection (100–600000)"),
+        ("REDIS_URL", "redis://127.0.0.1:6379", "Redis: redis://[:password@]host[:port][/db] or unix:///path"),
+        ("REDIS_POOL_SIZE", "HTTP_THREADS", "Redis connections per process (1–200)"),
+        ("REDIS_TIMEOUT_MS", "1000", "Redis connect and per-command timeout (10–60000)"),
+        ("HTTP_HOST", "127.0.0.1", "address the API listens on (IPv4 literal)"),
+        ("HTTP_PORT", "8080", "port the API listens on (1–65535)"),
+        ("HTTP_THREADS", "4", "request threads (1–256); handlers block on Postgres/Redis"),
+        ("HTTP_MAX_BODY_BYTES", "65536", "body limit for routes without their own (0–16777216)"),
+        ("HTTP_CONNECTION_TIMEOUT_SECONDS", "30", "idle seconds before a connection is closed (1–3600)"),
+        ("HTTP_CONNECTION_LIMIT", "1024", "open connections at most (1–65536)"),
+        ("TRUSTED_PROXIES", "(none)", "comma-separated IPs/CIDRs whose X-Forwarded-For is honoured"),
+        ("SHUTDOWN_GRACE_SECONDS", "10", "on SIGTERM, seconds to finish in-flight requests (0–600)"),
+        ("LOG_LEVEL", "info", "debug, info, warning or error"),
+    ]
+
+    /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
+    public init(environment: [String: String]) throws {
+        let reader = EnvironmentReader(environment)
+        httpThreads = try reader.integer("HTTP_THREADS", default: 4, in: 1...256)
+        databaseURL = try reader.databaseURL("DATABASE_URL", default: "postgresql://handoff@127.0.0.1:5432/handoff")
+        migrationDatabaseURL = try reader.databaseURL("MIGRATION_DATABASE_URL", default: databaseURL)
+        databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", default: httpThreads, in: 1...200)
+        databaseStatementTimeoutMilliseconds = try reader.integer(
+            "DATABASE_STATEMENT_TIMEOUT_MS", default: 10_000, in: 100...600_000)
+        redisURL = try reader.redisURL("REDIS_URL", default: "redis://127.0.0.1:6379")
+        redisPoolSize = try reader.integer("REDIS_POOL_SIZE", default: httpThreads, in: 1...200)
+        redisTimeoutMilliseconds = try reader.integer("REDIS_TIMEOUT_MS", default: 1000, in: 10...60_000)
+        httpHost = try reader.ipv4("HTTP_HOST", default: "127.0.0.1")
+        httpPort = try reader.integer("HTTP_PORT", default: 8080, in: 1...65535)
+        httpMaxBodyBytes = try reader.integer("HTTP_MAX_BODY_BYTES", default: 65_536, in: 0...16_777_216)
+        httpConnectionTimeoutSeconds = try reader.integer("HTTP_CONNECTION_TIMEOUT_SECONDS", default: 30, in: 1...3600)
+        httpConnectionLimit = try reader.integer("HTTP_CONNECTION_LIMIT", default: 1024, in: 1...65536)
+        trustedProxies = try reader.addressList("TRUSTED_PROXIES")
+        shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 10, in: 0...600)
+        logLevel = try reader.logLevel("LOG_LEVEL", default: .info)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Telemetry
+
+/// Reads typed values out of environment variables; every refusal names the variable and what it accepts.
+struct EnvironmentReader {
+    private let environment: [String: String]
+
+    init(_ environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The trimmed value, or nil when unset or empty.
+    func text(_ name: String) -> String? {
+        guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let raw = text(name) else { return fallback }
+        guard let value = Int(raw), range.contains(value) else {
+            throw ConfigurationError(
+                variable: name, problem: "must be an integer from \(range.lowerBound) to \(range.upperBound) (got \"\(raw)\")")
+        }
+        return value
+    }
+
+    /// A libpq connection string: a `postgres://`/`postgresql://` URI or `key=value` pairs. The value is not echoed
+    /// (it may hold a password).
+    func databaseURL(_ name: String, default fallback: String) throws -> String {
+        guard let raw = text(name) else { return fallback }
+        let isURI = raw.hasPrefix("postgresql://") || raw.hasPrefix("postgres://")
+        let isKeyValue = !isURI && raw.contains("=") && !raw.contains("://")
+        guard isURI || isKeyValue else {
+            throw ConfigurationError(
+                variable: name, problem: "must be a postgresql:// URI or key=value connection string")
+        }
+        return raw
+    }
+
+    /// `redis://[[user]:password@]host[:port][/db]` or `unix:///path`. The value is not echoed.
+    func redisURL(_ name: String, default fallback: String) throws -> String {
+        guard let raw = text(name) else { return fallback }
+        guard raw.hasPrefix("redis://") || raw.hasPrefix("unix:///") else {
+            throw ConfigurationError(variable: name, problem: "must start with redis:// or unix:///")
+        }
+        return raw
+    }
+
+    func ipv4(_ name: String, default fallback: String) throws -> String {
+        guard let raw = text(name) else { return fallback }
+        guard IPAddressText.isIPv4(raw) else {
+            throw ConfigurationError(variable: name, problem: "must be an IPv4 address like 127.0.0.1 (got \"\(raw)\")")
+        }
+        return raw
+    }
+
+    /// Comma-separated IPv4/IPv6 addresses, each optionally with a `/prefix`.
+    func addressList(_ name: String) throws -> [String] {
+        guard let raw = text(name) else { return [] }
+        let items = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for item in items where !IPAddressText.isAddressOrCIDR(item) {
+            throw ConfigurationError(variable: name, problem: "\"\(item)\" is not an IP address or CIDR range")
+        }
+        return items
+    }
+
+    func logLevel(_ name: String, default fallback: Logger.Level) throws -> Logger.Level {
+        guard let raw = text(name) else { return fallback }
+        guard let level = Logger.Level(name: raw) else {
+            throw ConfigurationError(variable: name, problem: "must be debug, info, warning or error (got \"\(raw)\")")
+        }
+        return level
+    }
+}

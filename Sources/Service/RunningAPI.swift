@@ -1,0 +1,77 @@
+import API
+import HTTPServer
+import Postgres
+import Redis
+import Telemetry
+
+/// The API server with its pools and metrics, started from a `Configuration`; `handoff serve` and the tests use it.
+public final class RunningAPI: Sendable {
+    public let environment: Environment
+    private let server: Server
+    private let logger: Logger
+
+    /// Builds pools (lazily connecting, so Postgres or Redis may be down at start), registers the pool and
+    /// in-flight gauges, and starts listening. Throws when the port cannot be bound.
+    public init(configuration: Configuration, logger: Logger) throws {
+        self.logger = logger
+        let postgres = Pool(configuration: PostgresConfiguration(
+            url: configuration.databaseURL,
+            poolSize: configuration.databasePoolSize,
+            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds))
+        let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
+        let redis = RedisPool(configuration: try RedisConfiguration(
+            url: configuration.redisURL,
+            poolSize: configuration.redisPoolSize,
+            connectTimeout: redisTimeout,
+            commandTimeout: redisTimeout))
+        let metrics = Metrics()
+        environment = Environment(
+            postgres: postgres, redis: redis, metrics: metrics, logger: logger,
+            defaultBodyLimit: configuration.httpMaxBodyBytes)
+        server = Server(
+            configuration: ServerConfiguration(
+                host: configuration.httpHost,
+                port: configuration.httpPort,
+                threadCount: configuration.httpThreads,
+                connectionTimeout: configuration.httpConnectionTimeoutSeconds,
+                connectionLimit: configuration.httpConnectionLimit,
+                trustedProxies: configuration.trustedProxies),
+            responder: APIResponder(environment: environment))
+        let server = self.server
+        metrics.register(Metrics.Gauge(
+            name: "handoff_pool_connections",
+            help: "Connections of each pool by state (size is the pool's maximum).",
+            read: {
+                let pg = postgres.stats
+                let rd = redis.stats
+                return [
+                    .init(labels: [("pool", "postgres"), ("state", "size")], value: Double(pg.size)),
+                    .init(labels: [("pool", "postgres"), ("state", "open")], value: Double(pg.open)),
+                    .init(labels: [("pool", "postgres"), ("state", "in_use")], value: Double(pg.inUse)),
+                    .init(labels: [("pool", "postgres"), ("state", "waiting")], value: Double(pg.waiting)),
+                    .init(labels: [("pool", "redis"), ("state", "size")], value: Double(rd.size)),
+                    .init(labels: [("pool", "redis"), ("state", "open")], value: Double(rd.open)),
+                    .init(labels: [("pool", "redis"), ("state", "in_use")], value: Double(rd.inUse)),
+                    .init(labels: [("pool", "redis"), ("state", "waiting")], value: Double(rd.waiting)),
+                ]
+            }))
+        metrics.register(Metrics.Gauge(
+            name: "handoff_http_in_flight_requests",
+            help: "Requests being handled right now.",
+            read: { [.init(labels: [], value: Double(server.inFlight))] }))
+        try server.start()
+        logger.info("listening", ["address": .string("http://\(configuration.httpHost):\(server.port)")])
+    }
+
+    /// The bound port (differs from the configured one when that was 0).
+    public var port: Int { server.port }
+
+    /// Stops accepting, lets in-flight requests finish for up to `drainSeconds`, then closes the pools.
+    public func stop(drainSeconds: Double) {
+        logger.info("draining", ["in_flight": .int(server.inFlight)])
+        server.stop(drainTimeout: drainSeconds)
+        environment.postgres.close()
+        environment.redis.close()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,23 @@
+/// A value in a log line: a JSON string, integer, number or boolean.
+public enum LogValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+
+    /// Appends this value as JSON.
+    func append(to line: inout String) {
+        switch self {
+        case .string(let text): JSONString.append(text, to: &line)
+        case .int(let value): line += String(value)
+        case .double(let value): line += value.isFinite ? String(value) : "null"
+        case .bool(let value): line += value ? "true" : "false"
+        }
+    }
+}
