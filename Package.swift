@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Service", "API", "HTTPServer", "Postgres", "Redis", "TestSupport"],
+            dependencies: ["Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,89 @@
+import Foundation
+import Service
+import TestSupport
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test func anEmptyEnvironmentGivesTheLocalDefaults() throws {
+        let configuration = try Configuration(environment: [:])
+        #expect(configuration.httpHost == "127.0.0.1")
+        #expect(configuration.httpPort == 8080)
+        #expect(configuration.httpThreads == 4)
+        #expect(configuration.databasePoolSize == 4)
+        #expect(configuration.databaseURL == "postgresql://handoff@127.0.0.1:5432/handoff")
+        #expect(configuration.migrationDatabaseURL == configuration.databaseURL)
+        #expect(configuration.redisURL == "redis://127.0.0.1:6379")
+        #expect(configuration.trustedProxies == [])
+        #expect(configuration.httpMaxBodyBytes == 65_536)
+    }
+
+    @Test func everyVariableIsRead() throws {
+        let configuration = try Configuration(environment: [
+            "DATABASE_URL": "host=/tmp dbname=x", "MIGRATION_DATABASE_URL": "postgres://owner@db/x",
+            "DATABASE_POOL_SIZE": "7", "DATABASE_STATEMENT_TIMEOUT_MS": "2000", "REDIS_URL": "unix:///run/redis.sock",
+            "REDIS_POOL_SIZE": "3", "REDIS_TIMEOUT_MS": "250", "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000",
+            "HTTP_THREADS": "8", "HTTP_MAX_BODY_BYTES": "1024", "HTTP_CONNECTION_TIMEOUT_SECONDS": "5",
+            "HTTP_CONNECTION_LIMIT": "50", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1", "SHUTDOWN_GRACE_SECONDS": "3",
+            "LOG_LEVEL": "warning",
+        ])
+        #expect(configuration.databaseURL == "host=/tmp dbname=x")
+        #expect(configuration.migrationDatabaseURL == "postgres://owner@db/x")
+        #expect(configuration.databasePoolSize == 7)
+        #expect(configuration.databaseStatementTimeoutMilliseconds == 2000)
+        #expect(configuration.redisURL == "unix:///run/redis.sock")
+        #expect(configuration.redisPoolSize == 3)
+        #expect(configuration.redisTimeoutMilliseconds == 250)
+        #expect(configuration.httpHost == "0.0.0.0")
+        #expect(configuration.httpPort == 9000)
+        #expect(configuration.httpThreads == 8)
+        #expect(configuration.httpMaxBodyBytes == 1024)
+        #expect(configuration.httpConnectionTimeoutSeconds == 5)
+        #expect(configuration.httpConnectionLimit == 50)
+        #expect(configuration.trustedProxies == ["10.0.0.0/8", "127.0.0.1", "::1"])
+        #expect(configuration.shutdownGraceSeconds == 3)
+        #expect(configuration.logLevel == .warning)
+    }
+
+    @Test(arguments: [
+        ("HTTP_PORT", "eighty", "HTTP_PORT: must be an integer from 1 to 65535 (got \"eighty\")"),
+        ("HTTP_PORT", "70000", "HTTP_PORT: must be an integer from 1 to 65535 (got \"70000\")"),
+        ("HTTP_THREADS", "0", "HTTP_THREADS: must be an integer from 1 to 256 (got \"0\")"),
+        ("HTTP_HOST", "localhost", "HTTP_HOST: must be an IPv4 address like 127.0.0.1 (got \"localhost\")"),
+        ("REDIS_URL", "http://x", "REDIS_URL: must start with redis:// or unix:///"),
+        ("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES: \"10.0.0.0/33\" is not an IP address or CIDR range"),
+        ("LOG_LEVEL", "loud", "LOG_LEVEL: must be debug, info, warning or error (got \"loud\")"),
+    ])
+    func aBadValueIsRefusedNamingTheVariable(variable: String, value: String, message: String) {
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: [variable: value]) }
+        do {
+            _ = try Configuration(environment: [variable: value])
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
+    @Test func aBadDatabaseURLIsRefusedWithoutEchoingItsPassword() {
+        do {
+            _ = try Configuration(environment: ["DATABASE_URL": "mysql://root:hunter2@db/x"])
+            Issue.record("accepted a mysql URL")
+        } catch {
+            #expect("\(error)" == "DATABASE_URL: must be a postgresql:// URI or key=value connection string")
+            #expect(!"\(error)".contains("hunter2"))
+        }
+    }
+
+    @Test func theExecutableStopsWithExitStatus2AndNamesTheVariable() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try HandoffBinary.path())
+        process.arguments = ["serve"]
+        process.environment = ["HTTP_PORT": "eighty", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(output == "handoff: invalid configuration: HTTP_PORT: must be an integer from 1 to 65535 (got \"eighty\")\n")
+    }
+}
