@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
-        .target(name: "TestSupport", dependencies: ["Postgres", "Redis"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
@@ -67,7 +67,9 @@ let package = Package(
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport"],
+            dependencies: [
+                "Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -107,7 +107,7 @@ import Testing
 
     @Test func theMigrateCommandAppliesOnceAndIsANoOpTheSecondTime() throws {
         let url = try TestDatabase.create(prefix: "cli")
-        for expectedApplied in [1, 0] {
+        for isFirstRun in [true, false] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try HandoffBinary.path())
             process.arguments = ["migrate"]
@@ -118,7 +118,8 @@ import Testing
             let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(log)")
-            #expect(log.contains("\"applied\":\(expectedApplied)"))
+            let appliedNone = log.contains("\"applied\":0,")
+            #expect(appliedNone != isFirstRun, "\(log)")
         }
     }
 }
