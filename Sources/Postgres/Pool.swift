@@ -47,6 +47,7 @@ public final class Pool: Sendable {
     /// Waits up to `checkoutTimeout` seconds for a free connection (`.poolTimeout` after that); opening a
     /// new one can throw `.connectFailed`. Do not keep the connection beyond `body`, and do not check out a
     /// second connection from the same pool inside `body` (that can deadlock a full pool).
+    @discardableResult
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try checkOut()
         defer { checkIn(connection) }
@@ -58,6 +59,7 @@ public final class Pool: Sendable {
     /// A `.serializationFailure` or `.deadlockDetected` (from `body` or from COMMIT) means the whole
     /// transaction may be retried. If `body` swallowed a statement error, COMMIT cannot succeed: the
     /// transaction is rolled back and this throws `.other`.
+    @discardableResult
     public func transaction<T>(
         isolation: IsolationLevel = .readCommitted, _ body: (Connection) throws -> T
     ) throws -> T {
