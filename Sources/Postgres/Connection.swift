@@ -216,7 +216,8 @@ public final class Connection: @unchecked Sendable {
             var values: [String?] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
-                values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+                let isNull = PQgetisnull(result, row, column) == 1
+                values.append(isNull ? nil : String(cString: PQgetvalue(result, row, column)))
             }
             rows.append(Row(layout: layout, values: values))
         }

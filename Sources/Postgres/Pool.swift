@@ -56,15 +56,16 @@ public final class Pool: Sendable {
 
     /// Runs `body` inside `BEGIN … COMMIT` on one connection; rolls back and rethrows when `body` throws.
     ///
+    /// `isolation` nil keeps the server's default (`default_transaction_isolation`, normally read committed).
     /// A `.serializationFailure` or `.deadlockDetected` (from `body` or from COMMIT) means the whole
     /// transaction may be retried. If `body` swallowed a statement error, COMMIT cannot succeed: the
     /// transaction is rolled back and this throws `.other`.
     @discardableResult
     public func transaction<T>(
-        isolation: IsolationLevel = .readCommitted, _ body: (Connection) throws -> T
+        isolation: IsolationLevel? = nil, _ body: (Connection) throws -> T
     ) throws -> T {
         try withConnection { connection in
-            try connection.execute("BEGIN ISOLATION LEVEL \(isolation.sql)")
+            try connection.execute(isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN")
             let value: T
             do {
                 value = try body(connection)

@@ -4,9 +4,11 @@ import Testing
 import TestSupport
 
 @Suite struct ConnectingTests {
-    static func currentUser(_ url: String) throws -> String? {
-        try Connection(configuration: PostgresConfiguration(url: url))
-            .query("SELECT current_user AS who, current_database() AS db").rows.first.map { "\($0["who"] ?? "")@\($0["db"] ?? "")" }
+    /// `user@database` as the server sees the connection made from `url`.
+    static func currentUser(_ url: String) throws -> String {
+        let row = try Connection(configuration: PostgresConfiguration(url: url))
+            .query("SELECT current_user || '@' || current_database() AS who").rows[0]
+        return try row.string("who")
     }
 
     @Test func aURIConnects() throws {
@@ -51,15 +53,28 @@ import TestSupport
 
     @Test func anUnparsableURLFailsAsConnectFailedWithoutEchoingIt() throws {
         let error = #expect(throws: PostgresError.self) {
-            try Connection(configuration: PostgresConfiguration(url: "postgresql://handoff:Sup3rSecretPw@127.0.0.1:notaport/x%zz"))
+            try Connection(configuration: PostgresConfiguration(
+                url: "postgresql://handoff:Sup3rSecretPw@127.0.0.1:notaport/x%zz"
+            ))
         }
         #expect(error?.kind == .connectFailed)
         #expect(error?.description.contains("Sup3rSecretPw") == false)
     }
 
+    @Test func aClosedConnectionIsBrokenAndRefusesQueries() throws {
+        let connection = try Fixture.connection()
+        #expect(!connection.isBroken)
+        connection.close()
+        #expect(connection.isBroken)
+        let error = #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
+        #expect(error?.kind == .connectionLost)
+    }
+
     @Test func anUnknownRoleFailsAsConnectFailed() throws {
         let url = "postgresql://nobody_\(UUID().uuidString.prefix(8))@127.0.0.1:\(try Fixture.port())/handoff"
-        let error = #expect(throws: PostgresError.self) { try Connection(configuration: PostgresConfiguration(url: url)) }
+        let error = #expect(throws: PostgresError.self) {
+            try Connection(configuration: PostgresConfiguration(url: url))
+        }
         #expect(error?.kind == .connectFailed)
     }
 }

@@ -49,7 +49,8 @@ import Testing
 
     @Test func nullParametersArriveAsSQLNull() throws {
         let row = try #require(try Fixture.connection().query(
-            "SELECT $1::text IS NULL AS missing, $2::bytea AS data, $3::int AS number", [nil, .null, .optional(nil as Int?)]
+            "SELECT $1::text IS NULL AS missing, $2::bytea AS data, $3::int AS number",
+            [nil, .null, .optional(nil as Int?)]
         ).first)
         #expect(try row.bool("missing"))
         #expect(row.bytes("data") == nil)

@@ -90,6 +90,35 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
+    @Test func aWaiterGetsAFreshConnectionWhenTheOneItWaitedForBreaks() throws {
+        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1, checkoutTimeout: 10))
+        let holding = DispatchSemaphore(value: 0)
+        let outcome = Mutex<PostgresError.Kind?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            do {
+                try pool.withConnection { connection in
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: 0.3)
+                    try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+                    try connection.query("SELECT 1")
+                }
+            } catch let error as PostgresError {
+                outcome.withLock { $0 = error.kind }
+            } catch {}
+            finished.signal()
+        }.start()
+        holding.wait()
+        let pid = try pool.withConnection { connection in
+            #expect(!connection.isBroken)
+            return try connection.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
+        }
+        finished.wait()
+        #expect(outcome.withLock { $0 } == .connectionLost)
+        #expect(pid > 0)
+        #expect(pool.stats == PoolStats(size: 1, open: 1, inUse: 0, waiting: 0))
+    }
+
     @Test func aTerminatedBackendIsReportedAsConnectionLostAndReplaced() throws {
         let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
         let firstPID = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
