@@ -311,8 +311,11 @@ public final class Connection: @unchecked Sendable {
         return nil
     }
 
+    /// libpq's last message on one line (it spreads hints over several, indented with tabs).
     private static func errorMessage(of connection: OpaquePointer) -> String {
-        trimmed(PQerrorMessage(connection).map { String(cString: $0) } ?? "")
+        let text = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
+        return text.split(whereSeparator: \.isNewline).map { trimmed(String($0)) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     private static func trimmed(_ message: String) -> String {

@@ -38,6 +38,7 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 3)
         #expect(error?.description.contains("Sup3rSecretPw") == false)
         #expect(error?.message.isEmpty == false)
+        #expect(error?.message.contains("\n") == false)
     }
 
     @Test func aKeyValueStringWithAPasswordForAClosedPortDoesNotRevealIt() throws {
