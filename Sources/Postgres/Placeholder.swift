@@ -1,4 +1,0 @@
-import CLibPQ
-
-/// Placeholder replaced by the Postgres client.
-enum PostgresPlaceholder {}
