@@ -3,8 +3,9 @@ import CMicroHTTPD
 // libmicrohttpd's callbacks. They are global functions (never closures in `main`): C threads call them,
 // and their context travels through `void *cls` (a `ServerContext`) and `*con_cls` (a `RequestState`).
 
-/// Once a body has gone over its limit, at most this many further bytes are read and thrown away before
-/// the connection is cut without an answer (libmicrohttpd cannot answer in the middle of a body).
+/// Once a chunked body has gone over its limit, the rest is read and thrown away so that the 413 can be sent
+/// when it ends (libmicrohttpd cannot answer in the middle of a body). Past this many discarded bytes (or the
+/// route's limit, if larger) the connection is cut without an answer.
 let discardAllowance = 1 << 20
 
 /// Called with the raw request-target as soon as the request line has arrived; creates the request state.
@@ -41,13 +42,9 @@ let accessHandler: @convention(c) (
             state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             return .YES
         }
-        if !state.isTooLarge {
-            state.isTooLarge = true
-            state.body = []
-            if queue(context.responder.payloadTooLarge(request), on: connection) == .YES {
-                state.hasResponded = true
-            }
-        }
+        // libmicrohttpd 0.9.75 refuses MHD_queue_response while a body is arriving, so the 413 waits for its end.
+        state.isTooLarge = true
+        state.body = []
         state.discardedBytes += size
         return state.discardedBytes > max(discardAllowance, state.bodyLimit) ? .NO : .YES
     }
