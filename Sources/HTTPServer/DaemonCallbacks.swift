@@ -100,7 +100,8 @@ private func headersArrived(
     )
     state.request = request
     state.bodyLimit = max(0, context.responder.bodyLimit(for: request.method, path: request.path))
-    if let announced = headers["Content-Length"].flatMap({ Int($0[...].trimmingSpaces()) }), announced > state.bodyLimit {
+    let announced = headers["Content-Length"].flatMap { Int($0[...].trimmingSpaces()) }
+    if let announced, announced > state.bodyLimit {
         state.isTooLarge = true
         state.hasResponded = true
         return queue(context.responder.payloadTooLarge(request), on: connection)

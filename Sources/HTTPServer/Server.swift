@@ -36,7 +36,8 @@ public final class Server: Sendable {
     private let responder: any Responder
     private let phase = Mutex<Phase>(.idle)
     private let boundPort = Atomic<Int>(0)
-    private let inFlightCount = Mutex<ServerContext?>(nil)
+    /// The running daemon's context, for `inFlight`; nil before start and after stop.
+    private let liveContext = Mutex<ServerContext?>(nil)
 
     /// Makes a server; nothing listens until `start()`.
     public init(configuration: ServerConfiguration, responder: any Responder) {
@@ -86,7 +87,7 @@ public final class Server: Sendable {
                 throw .daemonDidNotStart
             }
             boundPort.store(port, ordering: .relaxed)
-            inFlightCount.withLock { $0 = context.takeUnretainedValue() }
+            liveContext.withLock { $0 = context.takeUnretainedValue() }
             phase = .running(Daemon(handle: handle, listenSocket: fd, context: context))
         }
     }
@@ -96,7 +97,7 @@ public final class Server: Sendable {
 
     /// Requests whose headers have arrived and whose response has not been completely sent yet.
     public var inFlight: Int {
-        inFlightCount.withLock { $0?.inFlight.load(ordering: .relaxed) ?? 0 }
+        liveContext.withLock { $0?.inFlight.load(ordering: .relaxed) ?? 0 }
     }
 
     /// Stops gracefully: refuses new connections at once, lets in-flight requests finish for up to
@@ -124,7 +125,7 @@ public final class Server: Sendable {
         }
         MHD_stop_daemon(daemon.handle)
         if listenSocket >= 0 { close(listenSocket) }
-        inFlightCount.withLock { $0 = nil }
+        liveContext.withLock { $0 = nil }
         daemon.context.release()
     }
 }

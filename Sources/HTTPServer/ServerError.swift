@@ -18,7 +18,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidConfiguration(let reason): "invalid server configuration: \(reason)"
-        case .socket(let operation, let code): "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .socket(let operation, let code):
+            "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case .daemonDidNotStart: "libmicrohttpd did not start the daemon"
         case .alreadyStarted: "the server was already started"
         }

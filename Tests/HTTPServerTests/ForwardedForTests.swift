@@ -6,7 +6,9 @@ import Testing
         let server = try startServer(trustedProxies: ["127.0.0.1"])
         defer { server.stop(drainTimeout: 1) }
         let connection = try RawHTTPConnection(port: server.port)
-        let response = try connection.request("GET", "/ip", headers: [("X-Forwarded-For", "198.51.100.1, 203.0.113.9")])
+        let response = try connection.request(
+            "GET", "/ip", headers: [("X-Forwarded-For", "198.51.100.1, 203.0.113.9")]
+        )
         #expect(response.text == "client=203.0.113.9 remote=127.0.0.1")
     }
 

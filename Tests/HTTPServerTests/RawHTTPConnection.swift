@@ -59,7 +59,9 @@ final class RawHTTPConnection {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw RawHTTPError(description: "send: errno \(errno)") }
             offset += written
         }
@@ -154,10 +156,9 @@ final class RawHTTPConnection {
 
     private func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
-        for index in 0...(buffer.count - needle.count) where buffer[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
+        return (0...(buffer.count - needle.count)).first {
+            buffer[$0..<($0 + needle.count)].elementsEqual(needle)
         }
-        return nil
     }
 
     private func fill() throws {

@@ -31,7 +31,8 @@ struct TestResponder: Responder {
             return text("item \(id)")
         case .found(.echo, _):
             let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            return text("path=\(request.path)\nquery=\(query)\nraw=\(request.rawQuery)\nx-test=\(request.headers["x-test"] ?? "-")")
+            let header = request.headers["x-test"] ?? "-"
+            return text("path=\(request.path)\nquery=\(query)\nraw=\(request.rawQuery)\nx-test=\(header)")
         case .found(.upload, _):
             return Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: request.body)
         case .found(.slow, _):
