@@ -1,9 +1,65 @@
 #ifndef HANDOFF_CMICROHTTPD_SHIM_H
 #define HANDOFF_CMICROHTTPD_SHIM_H
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/// The callback MHD_OPTION_URI_LOG_CALLBACK takes; its result becomes the request's first `*con_cls`.
+typedef void *(*handoff_mhd_uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// Starts a daemon on an already bound, listening socket with the options Handoff uses.
+///
+/// MHD_start_daemon is variadic and Swift cannot call it; this fixes the option list and its types.
+/// `cls` is handed to all three callbacks. Returns NULL when MHD refuses the options or cannot start threads.
+static inline struct MHD_Daemon *handoff_mhd_start(unsigned int flags,
+                                                   MHD_socket listen_fd,
+                                                   unsigned int thread_pool_size,
+                                                   unsigned int connection_timeout,
+                                                   unsigned int connection_limit,
+                                                   unsigned int per_ip_connection_limit,
+                                                   MHD_AccessHandlerCallback handler,
+                                                   handoff_mhd_uri_logger uri_logger,
+                                                   MHD_RequestCompletedCallback completed,
+                                                   void *cls)
+{
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
+                            MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_END);
+}
+
+/// Writes the connection's peer address as text ("203.0.113.7", "2001:db8::1") into `buffer`.
+///
+/// IPv4-mapped IPv6 peers ("::ffff:1.2.3.4") are written in IPv4 form. Returns 0 on success, -1 otherwise.
+static inline int handoff_mhd_client_ip(struct MHD_Connection *connection, char *buffer, socklen_t size)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) {
+        return -1;
+    }
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, buffer, size) == NULL ? -1 : 0;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+            return inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], buffer, size) == NULL ? -1 : 0;
+        }
+        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, size) == NULL ? -1 : 0;
+    }
+    return -1;
+}
 #endif

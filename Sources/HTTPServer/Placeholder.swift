@@ -1,4 +1,0 @@
-import CMicroHTTPD
-
-/// Placeholder replaced by the HTTPServer client.
-enum HTTPServerPlaceholder {}

@@ -1,0 +1,68 @@
+/// Which peers may speak for a client through `X-Forwarded-For`, and who the client then is.
+struct ProxyTrust: Sendable {
+    private struct Range: Sendable {
+        let network: IPAddress
+        let prefixLength: Int
+    }
+
+    private let ranges: [Range]
+
+    /// Parses addresses and CIDR ranges (`"127.0.0.1"`, `"10.0.0.0/8"`, `"::1"`, `"fd00::/8"`).
+    init(_ entries: [String]) throws(ServerError) {
+        var ranges: [Range] = []
+        for entry in entries {
+            let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+            guard let first = parts.first, let network = IPAddress(first) else {
+                throw .invalidConfiguration("trusted proxy \"\(entry)\" is not an IP address or CIDR range")
+            }
+            let maximum = network.bytes.count * 8
+            var length = maximum
+            if parts.count == 2 {
+                guard let parsed = Int(parts[1]), (0...maximum).contains(parsed) else {
+                    throw .invalidConfiguration("trusted proxy \"\(entry)\" has a bad prefix length")
+                }
+                // A mapped IPv4 range written in IPv6 form ("::ffff:10.0.0.0/104") counts its bits from bit 96.
+                length = first.contains(":") && network.bytes.count == 4 ? max(0, parsed - 96) : parsed
+            }
+            ranges.append(Range(network: network, prefixLength: length))
+        }
+        self.ranges = ranges
+    }
+
+    /// Whether `address` lies in a trusted range.
+    func trusts(_ address: String) -> Bool {
+        guard let parsed = IPAddress(address) else { return false }
+        return ranges.contains { parsed.sharesPrefix(with: $0.network, length: $0.prefixLength) }
+    }
+
+    /// The client address for a request from `peer` carrying these `X-Forwarded-For` values.
+    ///
+    /// Walks the hops right to left starting at the peer; every trusted address may name the next hop.
+    /// The first untrusted hop is the client. A hop that is not an IP address ends the walk at the last
+    /// address known good; if every hop is trusted, the left-most one is the client.
+    func clientIP(peer: String, forwardedFor: [String]) -> String {
+        var client = peer
+        guard trusts(peer) else { return client }
+        let hops = forwardedFor
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces() }
+            .filter { !$0.isEmpty }
+        for hop in hops.reversed() {
+            guard IPAddress(hop) != nil else { return client }
+            client = hop
+            if !trusts(hop) { return client }
+        }
+        return client
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,62 @@
+/// The request-target of a request line split into a decoded path and query.
+struct RequestTarget: Sendable, Equatable {
+    /// Percent-decoded path (`%2F` becomes `/`; `+` stays).
+    var path: String
+    /// The query string as sent, without `?`.
+    var rawQuery: String
+    /// Decoded query parameters; for repeated names the last value wins.
+    var query: [String: String]
+
+    /// Splits a raw request-target (`/a%20b?x=1&y=two+words`); absolute-form targets lose scheme and authority.
+    init(raw: [UInt8]) {
+        var target = raw[...]
+        for scheme in ["http://", "https://"] where target.starts(with: Array(scheme.utf8)) {
+            target = target.dropFirst(scheme.utf8.count)
+            target = target.firstIndex(of: UInt8(ascii: "/")).map { target[$0...] } ?? target[target.endIndex...]
+            if target.isEmpty { target = [UInt8(ascii: "/")][...] }
+        }
+        if let hash = target.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
+        let question = target.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = question.map { target[..<$0] } ?? target
+        let rawQueryBytes = question.map { target[target.index(after: $0)...] } ?? target[target.endIndex...]
+        path = String(decoding: Self.percentDecode(rawPath, plusIsSpace: false), as: UTF8.self)
+        rawQuery = String(decoding: rawQueryBytes, as: UTF8.self)
+        var query: [String: String] = [:]
+        for pair in rawQueryBytes.split(separator: UInt8(ascii: "&")) where !pair.isEmpty {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = equals.map { pair[..<$0] } ?? pair
+            let value = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
+            let decodedName = String(decoding: Self.percentDecode(name, plusIsSpace: true), as: UTF8.self)
+            query[decodedName] = String(decoding: Self.percentDecode(value, plusIsSpace: true), as: UTF8.self)
+        }
+        self.query = query
+    }
+
+    /// Replaces `%XX` by its byte (and `+` by a space when asked); malformed escapes stay as written.
+    static func percentDecode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            decoded.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

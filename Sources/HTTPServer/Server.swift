@@ -1,0 +1,131 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: an internal epoll loop on each of `threadCount` pool threads, which
+/// also run the responder.
+///
+/// A request is answered only once it has fully arrived, so connections stay alive between requests.
+/// Lifecycle: `start()` once, then `stop(drainTimeout:)` once; a stopped server cannot be restarted.
+public final class Server: Sendable {
+    private enum Phase {
+        case idle
+        case running(Daemon)
+        case stopped
+    }
+
+    /// The daemon and what must outlive it; only touched under `phase`'s lock.
+    private final class Daemon: @unchecked Sendable {
+        let handle: OpaquePointer
+        let listenSocket: Int32
+        let context: Unmanaged<ServerContext>
+
+        init(handle: OpaquePointer, listenSocket: Int32, context: Unmanaged<ServerContext>) {
+            self.handle = handle
+            self.listenSocket = listenSocket
+            self.context = context
+        }
+    }
+
+    private let configuration: ServerConfiguration
+    private let responder: any Responder
+    private let phase = Mutex<Phase>(.idle)
+    private let boundPort = Atomic<Int>(0)
+    /// The running daemon's context, for `inFlight`; nil before start and after stop.
+    private let liveContext = Mutex<ServerContext?>(nil)
+
+    /// Makes a server; nothing listens until `start()`.
+    public init(configuration: ServerConfiguration, responder: any Responder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    deinit {
+        stop(drainTimeout: 0)
+    }
+
+    /// Binds the socket and starts the pool threads; returns once connections are accepted.
+    ///
+    /// Throws `ServerError.socket` naming the failed call (e.g. `bind` with `EADDRINUSE` when the port is taken),
+    /// `.invalidConfiguration` for values that cannot work, `.alreadyStarted` on a second call.
+    public func start() throws(ServerError) {
+        let configuration = configuration
+        guard configuration.threadCount >= 1 else { throw .invalidConfiguration("threadCount must be at least 1") }
+        guard configuration.connectionTimeout >= 1 else {
+            throw .invalidConfiguration("connectionTimeout must be at least 1 second")
+        }
+        guard configuration.connectionLimit >= configuration.threadCount else {
+            throw .invalidConfiguration("connectionLimit must be at least threadCount")
+        }
+        guard configuration.perIPConnectionLimit >= 0 else {
+            throw .invalidConfiguration("perIPConnectionLimit must not be negative")
+        }
+        let proxyTrust = try ProxyTrust(configuration.trustedProxies)
+        try phase.withLock { phase throws(ServerError) in
+            guard case .idle = phase else { throw .alreadyStarted }
+            let (fd, port) = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+            let context = Unmanaged.passRetained(ServerContext(responder: responder, proxyTrust: proxyTrust))
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
+            let handle = handoff_mhd_start(
+                flags, fd,
+                UInt32(configuration.threadCount),
+                UInt32(clamping: configuration.connectionTimeout),
+                UInt32(clamping: configuration.connectionLimit),
+                UInt32(clamping: configuration.perIPConnectionLimit),
+                accessHandler, uriLogged, requestCompleted,
+                context.toOpaque()
+            )
+            guard let handle else {
+                context.release()
+                close(fd)
+                throw .daemonDidNotStart
+            }
+            boundPort.store(port, ordering: .relaxed)
+            liveContext.withLock { $0 = context.takeUnretainedValue() }
+            phase = .running(Daemon(handle: handle, listenSocket: fd, context: context))
+        }
+    }
+
+    /// The port the server listens on (the one picked when configured with 0); 0 before `start()`.
+    public var port: Int { boundPort.load(ordering: .relaxed) }
+
+    /// Requests whose headers have arrived and whose response has not been completely sent yet.
+    public var inFlight: Int {
+        liveContext.withLock { $0?.inFlight.load(ordering: .relaxed) ?? 0 }
+    }
+
+    /// Stops gracefully: refuses new connections at once, lets in-flight requests finish for up to
+    /// `drainTimeout` seconds, then closes every connection and frees the daemon.
+    ///
+    /// Blocks the caller until done. Idle keep-alive connections are not waited for. Safe to call twice.
+    public func stop(drainTimeout: Double) {
+        let daemon: Daemon? = phase.withLock { phase in
+            guard case .running(let daemon) = phase else {
+                phase = .stopped
+                return nil
+            }
+            phase = .stopped
+            return daemon
+        }
+        guard let daemon else { return }
+        let listenSocket = MHD_quiesce_daemon(daemon.handle)
+        // The socket stays open until MHD_stop_daemon (a pool thread may still hold it), but it stops
+        // listening now, so new connections are refused instead of waiting in the backlog.
+        if listenSocket >= 0 { shutdown(listenSocket, Int32(SHUT_RDWR)) }
+        let context = daemon.context.takeUnretainedValue()
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(max(0, drainTimeout) * 1000)))
+        while context.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        MHD_stop_daemon(daemon.handle)
+        if listenSocket >= 0 { close(listenSocket) }
+        liveContext.withLock { $0 = nil }
+        daemon.context.release()
+    }
+}
