@@ -76,27 +76,19 @@ import Testing
 
     @Test func sigtermMakesServeDrainAndExit0() throws {
         let port = try Shell.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try HandoffBinary.path())
-        process.arguments = ["serve"]
-        process.environment = [
+        let process = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
             "HTTP_PORT": String(port), "DATABASE_URL": try TestEnvironment.databaseURL(),
             "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin",
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        ])
         var answered = false
         for _ in 0..<100 where !answered {
             answered = (try? get(port, "/healthz").status) == 200
             if !answered { usleep(100_000) }
         }
         #expect(answered)
-        kill(process.processIdentifier, SIGTERM)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.signal(SIGTERM)
+        #expect(try process.wait(timeout: 30) == .exited(0))
+        let log = process.output()
         let messages = log.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["msg"] as? String
         }
@@ -108,16 +100,10 @@ import Testing
     @Test func theMigrateCommandAppliesOnceAndIsANoOpTheSecondTime() throws {
         let url = try TestDatabase.create(prefix: "cli")
         for isFirstRun in [true, false] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try HandoffBinary.path())
-            process.arguments = ["migrate"]
-            process.environment = ["DATABASE_URL": url, "PATH": "/usr/bin:/bin"]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(log)")
+            let process = try ChildProcess([try HandoffBinary.path(), "migrate"],
+                                           environment: ["DATABASE_URL": url, "PATH": "/usr/bin:/bin"])
+            #expect(try process.wait(timeout: 60) == .exited(0))
+            let log = process.output()
             let appliedNone = log.contains("\"applied\":0,")
             #expect(appliedNone != isFirstRun, "\(log)")
         }

@@ -5,7 +5,7 @@ public final class ScratchRedis: @unchecked Sendable {
     public let port: Int
     public let url: String
     private let folder: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts `redis-server` on a free port and waits until it answers PING.
     public init() throws {
@@ -13,25 +13,19 @@ public final class ScratchRedis: @unchecked Sendable {
         url = "redis://127.0.0.1:\(port)"
         folder = try TestEnvironment.scratchFolder() + "/redis-\(port)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["redis-server", "--bind", "127.0.0.1", "--port", "\(port)", "--dir", folder,
-                             "--save", "", "--appendonly", "no"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(["redis-server", "--bind", "127.0.0.1", "--port", "\(port)", "--dir", folder,
+                                    "--save", "", "--appendonly", "no"])
         try waitUntilReady()
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGCONT)
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.signal(SIGCONT)
+        process.signal(SIGTERM)
+        _ = try? process.wait(timeout: 5)
     }
 
     /// The server's process id, for SIGSTOP/SIGCONT.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Freezes the server (SIGSTOP): it keeps its sockets but answers nothing.
     public func pause() { kill(pid, SIGSTOP) }

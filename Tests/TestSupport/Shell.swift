@@ -10,22 +10,22 @@ public enum Shell {
         public var description: String { "\(command.joined(separator: " ")) exited \(status): \(output)" }
     }
 
-    /// Runs `arguments` (the first is looked up on PATH), waits, and returns stdout+stderr; throws on a non-zero exit.
+    /// Runs `arguments` (the first is looked up on PATH), waits (at most `timeout` seconds), and returns
+    /// stdout+stderr; throws on a non-zero exit.
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(command: arguments, status: process.terminationStatus, output: output)
+    public static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 120) throws -> String {
+        var merged: [String: String]? = nil
+        if let environment { merged = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let child = try ChildProcess(arguments, environment: merged)
+        let termination = try child.wait(timeout: timeout)
+        let output = child.output()
+        guard termination == .exited(0) else {
+            let status: Int32
+            switch termination {
+            case .exited(let code): status = code
+            case .signalled(let signal): status = 128 + signal
+            }
+            throw Failure(command: arguments, status: status, output: output)
         }
         return output
     }
