@@ -84,7 +84,8 @@ final class CurlEasy {
 
     func check(_ result: CURLcode, _ option: CURLoption) throws(SetupError) {
         guard result == CURLE_OK else {
-            throw SetupError(message: "curl_easy_setopt(\(option.rawValue)): \(String(cString: curl_easy_strerror(result)))")
+            let reason = String(cString: curl_easy_strerror(result))
+            throw SetupError(message: "curl_easy_setopt(\(option.rawValue)): \(reason)")
         }
     }
 }

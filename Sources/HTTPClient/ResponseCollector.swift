@@ -20,8 +20,10 @@ final class ResponseCollector {
             exceededLimit = true
             return false
         }
-        var line = Substring(String(decoding: bytes, as: UTF8.self))
-        while let last = line.last, last == "\r" || last == "\n" { line.removeLast() }
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A { end -= 1 }
+        // Bytes, not Characters: "\r\n" is one Character in Swift and would survive a Character-wise trim.
+        let line = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
         if line.hasPrefix("HTTP/") {
             headers = []
         } else if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
