@@ -1,8 +1,8 @@
 /// One mail to hand to an SMTP server: the envelope and the finished message.
 public struct MailMessage: Sendable {
-    /// The envelope sender (`MAIL FROM`), a bare address such as `noreply@example.com`; empty means `<>`.
+    /// The envelope sender (`MAIL FROM`), a bare address without angle brackets such as `noreply@example.com`.
     public var from: String
-    /// The envelope recipients (`RCPT TO`), bare addresses; at least one.
+    /// The envelope recipients (`RCPT TO`), bare addresses without angle brackets; at least one.
     public var to: [String]
     /// The full RFC 5322 message (header fields, blank line, body) with CRLF line ends.
     ///

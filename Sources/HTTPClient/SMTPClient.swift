@@ -2,8 +2,9 @@ import CCurl
 
 /// A blocking SMTP client over libcurl: one session per message, on the caller's thread.
 ///
-/// Speaks only `smtp` and `smtps`, verifies TLS certificates, never uses signals. Envelope addresses with CR, LF
-/// or NUL are refused before connecting (they would inject SMTP commands). Do not call from Swift `async` code.
+/// Speaks only `smtp` and `smtps`, verifies TLS certificates, never uses signals. Envelope addresses with control
+/// characters (CR, LF, NUL…) or angle brackets are refused before connecting: they would inject SMTP commands or
+/// parameters. Do not call from Swift `async` code.
 public final class SMTPClient: Sendable {
     /// The server and timeouts used for every message.
     public let configuration: SMTPConfiguration
@@ -63,15 +64,16 @@ public final class SMTPClient: Sendable {
             throw SMTPError(kind: .invalidAddress, message: "the message has no recipient")
         }
         for address in [message.from] + message.to where address.utf8.contains(where: isForbidden) {
-            throw SMTPError(kind: .invalidAddress, message: "an envelope address contains CR, LF or NUL")
+            throw SMTPError(kind: .invalidAddress, message: "an envelope address contains a control character, < or >")
         }
         for address in message.to where address.isEmpty {
             throw SMTPError(kind: .invalidAddress, message: "an envelope recipient is empty")
         }
     }
 
+    /// Control characters (CR and LF end an SMTP command) and angle brackets (libcurl adds its own).
     private static func isForbidden(_ byte: UInt8) -> Bool {
-        byte == 0x0D || byte == 0x0A || byte == 0
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
     }
 
     private static func kind(of result: CURLcode, reply: Int) -> SMTPError.Kind {

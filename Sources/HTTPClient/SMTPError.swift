@@ -4,7 +4,8 @@ public struct SMTPError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The URL is malformed or not `smtp`/`smtps`.
         case invalidURL
-        /// An envelope address contains CR, LF or NUL, or there is no recipient; nothing was sent.
+        /// An envelope address contains a control character (CR, LF, NUL…) or `<`/`>`, or there is no
+        /// recipient; nothing was sent.
         case invalidAddress
         /// Name resolution or the TCP connect failed.
         case connectFailed

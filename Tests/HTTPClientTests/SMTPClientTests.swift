@@ -9,11 +9,12 @@ private final class Sink {
     let folder: String
     private let peer: PeerProcess
 
-    init() throws {
+    init(maxSize: Int = 1 << 20) throws {
         let port = try Shell.freePort()
         url = "smtp://127.0.0.1:\(port)"
         folder = NSTemporaryDirectory() + "handoff-smtp-sink-" + UUID().uuidString
-        let arguments = ["--host", "127.0.0.1", "--port", "\(port)", "--dir", folder, "--exit-with-parent"]
+        let arguments = ["--host", "127.0.0.1", "--port", "\(port)", "--dir", folder, "--exit-with-parent",
+                         "--max-size", "\(maxSize)"]
         peer = try PeerProcess(script: "infra/smtp-sink.py", arguments: arguments)
     }
 
@@ -68,7 +69,7 @@ struct SMTPClientTests {
     }
 
     @Test(arguments: ["victim@example.com\r\nRCPT TO:<other@example.com>", "a@example.com\n", "a@example.com\r",
-                      "a\0@example.com"])
+                      "a\0@example.com", "a@example.com> NOTIFY=NEVER", "<a@example.com>"])
     func aRecipientWithALineBreakIsRefusedAndNothingArrives(recipient: String) throws {
         let sink = try Sink()
         let client = SMTPClient(configuration: SMTPConfiguration(url: sink.url))
@@ -78,6 +79,17 @@ struct SMTPClientTests {
         #expect(error?.kind == .invalidAddress)
         #expect(error?.isPermanent == true)
         usleep(200_000)
+        #expect(sink.storedMessages().isEmpty)
+    }
+
+    @Test func aMessageTheServerRefusesFailsAsRejectedWithItsPermanentReplyCode() throws {
+        let sink = try Sink(maxSize: 200)
+        let client = SMTPClient(configuration: SMTPConfiguration(url: sink.url))
+        let body = String(repeating: "This line makes the message too big.\r\n", count: 50)
+        let error = #expect(throws: SMTPError.self) { try client.send(message(to: ["a@example.com"], body: body)) }
+        #expect(error?.kind == .rejected)
+        #expect(error?.replyCode == 552)
+        #expect(error?.isPermanent == true)
         #expect(sink.storedMessages().isEmpty)
     }
 
