@@ -1,4 +1,0 @@
-import COpenSSL
-
-/// Placeholder replaced by the Crypto client.
-enum CryptoPlaceholder {}

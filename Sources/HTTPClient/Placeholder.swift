@@ -1,4 +1,0 @@
-import CCurl
-
-/// Placeholder replaced by the HTTPClient client.
-enum HTTPClientPlaceholder {}
