@@ -6,18 +6,19 @@ import Telemetry
 public enum JSONResponse {
     /// The error body of the contract, keys in a fixed order: `{"statusCode":…,"code":…,"message":…}`.
     public static func error(_ error: APIError) -> Response {
-        var body = "{\"statusCode\":\(error.status),"
+        var body = JSONBytes(capacity: 96 + error.message.utf8.count)
+        body.append(raw: "{\"statusCode\":")
+        body.append(integer: error.status)
         if let code = error.code {
-            body += "\"code\":"
-            JSONString.append(code.rawValue, to: &body)
-            body += ","
+            body.append(raw: ",\"code\":")
+            body.append(string: code.rawValue)
         }
-        body += "\"message\":"
-        JSONString.append(error.message, to: &body)
-        body += "}"
+        body.append(raw: ",\"message\":")
+        body.append(string: error.message)
+        body.append(byte: UInt8(ascii: "}"))
         var headers = Headers([("Content-Type", "application/json")])
         for name in error.headers.keys.sorted() { headers.add(name, error.headers[name]!) }
-        return Response(status: error.status, headers: headers, body: Array(body.utf8))
+        return Response(status: error.status, headers: headers, body: body.bytes)
     }
 
     /// A response whose body is already JSON text.

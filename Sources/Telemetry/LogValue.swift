@@ -12,12 +12,12 @@ public enum LogValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressib
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
     /// Appends this value as JSON.
-    func append(to line: inout String) {
+    func append(to line: inout JSONBytes) {
         switch self {
-        case .string(let text): JSONString.append(text, to: &line)
-        case .int(let value): line += String(value)
-        case .double(let value): line += value.isFinite ? String(value) : "null"
-        case .bool(let value): line += value ? "true" : "false"
+        case .string(let text): line.append(string: text)
+        case .int(let value): line.append(integer: value)
+        case .double(let value): line.append(raw: value.isFinite ? String(value) : "null")
+        case .bool(let value): line.append(raw: value ? "true" : "false")
         }
     }
 }

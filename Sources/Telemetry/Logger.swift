@@ -4,7 +4,8 @@ import Synchronization
 /// Writes one JSON object per line to standard error: `{"time":…,"level":…,"msg":…, fields…}`.
 ///
 /// Callers pass only what may be logged: never bodies, keys, codes, e-mails or IPs in clear.
-/// Lines are written with one `write(2)` each, under a lock, so concurrent lines never interleave.
+/// Fields keep the order given. Each line is built as bytes and written with one `write(2)` under a lock,
+/// so concurrent lines never interleave. The access log writes a line per request, so this path is kept lean.
 public final class Logger: Sendable {
     /// How much to log; a line below the configured level is dropped before it is formatted.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -35,48 +36,39 @@ public final class Logger: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Logs `message` with `fields`; field names are sorted so lines are stable.
-    public func log(_ level: Level, _ message: String, _ fields: [String: LogValue] = [:]) {
+    /// Logs `message` with `fields`, in the order given.
+    public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
         guard level >= self.level else { return }
-        var line = "{\"time\":\"\(Self.timestamp())\",\"level\":\"\(level.name)\",\"msg\":"
-        LogValue.string(message).append(to: &line)
-        for key in fields.keys.sorted() {
-            line += ","
-            LogValue.string(key).append(to: &line)
-            line += ":"
-            fields[key]!.append(to: &line)
+        var line = JSONBytes(capacity: 256)
+        line.append(raw: "{\"time\":\"")
+        line.appendTimestamp()
+        line.append(raw: "\",\"level\":\"")
+        line.append(raw: level.name)
+        line.append(raw: "\",\"msg\":")
+        line.append(string: message)
+        for (key, value) in fields {
+            line.append(byte: UInt8(ascii: ","))
+            line.append(string: key)
+            line.append(byte: UInt8(ascii: ":"))
+            value.append(to: &line)
         }
-        line += "}\n"
-        var bytes = Array(line.utf8)
+        line.append(raw: "}\n")
         lock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written <= 0 { break }
-                offset += written
+            line.bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
             }
         }
-        bytes.removeAll()
     }
 
-    public func debug(_ message: String, _ fields: [String: LogValue] = [:]) { log(.debug, message, fields) }
-    public func info(_ message: String, _ fields: [String: LogValue] = [:]) { log(.info, message, fields) }
-    public func warning(_ message: String, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
-    public func error(_ message: String, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }
-
-    /// UTC time with milliseconds, RFC 3339.
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let millis = now.tv_nsec / 1_000_000
-        func pad(_ value: Int32, _ width: Int = 2) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(millis), 3))Z"
+    public func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, fields) }
+    public func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, fields) }
+    public func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        log(.warning, message, fields)
     }
+    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
 }
