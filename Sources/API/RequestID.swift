@@ -1,15 +1,31 @@
 import Crypto
+import Synchronization
 
 /// The id that ties a response (`X-Request-Id`) to its log line.
 enum RequestID {
+    /// 6 random bytes drawn once per process (8 base64url characters): ids of two processes never collide.
+    private static let processPrefix = Base64URL.encode(SecureRandom.bytes(6))
+    private static let counter = Atomic<UInt64>(0)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The caller's `X-Request-Id` when it is 8–64 characters of `[A-Za-z0-9._-]` (a load balancer's id),
-    /// otherwise 16 fresh random bytes in base64url.
+    /// otherwise this process's prefix and a counter in 14 hex digits: 22 characters, unique per process run.
+    /// (Not secret: a request id only correlates a response with its log line; drawing from the CSPRNG on
+    /// every request cost about 5% of a trivial request.)
     static func make(incoming: String?) -> String {
         if let incoming, (8...64).contains(incoming.utf8.count),
            incoming.utf8.allSatisfy({ isAllowed($0) }) {
             return incoming
         }
-        return Base64URL.encode(SecureRandom.bytes(16))
+        var value = counter.add(1, ordering: .relaxed).newValue
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 14)
+        var index = 13
+        while value > 0 && index >= 0 {
+            digits[index] = hexDigits[Int(value & 0xF)]
+            value >>= 4
+            index -= 1
+        }
+        return processPrefix + String(decoding: digits, as: UTF8.self)
     }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {

@@ -42,24 +42,34 @@ public final class Metrics: Sendable {
         var sum: Double = 0
     }
 
-    private struct State {
+    private struct Shard {
         var requests: [RequestKey: UInt64] = [:]
         var latency: [String: Histogram] = [:]
-        var gauges: [Gauge] = []
     }
 
-    private let state = Mutex(State())
+    /// Request samples are spread over shards by thread, so request threads rarely wait for each other;
+    /// a scrape adds the shards up.
+    private static let shardCount = 16
+    private final class LockedShard: Sendable {
+        let state = Mutex(Shard())
+    }
+
+    private let shards: [LockedShard] = (0..<Metrics.shardCount).map { _ in LockedShard() }
+    private let gauges = Mutex<[Gauge]>([])
 
     public init() {}
 
     /// Adds a gauge family read at every scrape.
     public func register(_ gauge: Gauge) {
-        state.withLock { $0.gauges.append(gauge) }
+        gauges.withLock { $0.append(gauge) }
     }
 
     /// Counts one answered request and its duration in seconds.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        var threadHash = Hasher()
+        threadHash.combine(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))))
+        let shard = shards[Int(UInt(bitPattern: threadHash.finalize()) % UInt(Metrics.shardCount))]
+        shard.state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             var histogram = state.latency[route] ?? Histogram()
             if let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
@@ -73,7 +83,20 @@ public final class Metrics: Sendable {
 
     /// The whole registry in the Prometheus text exposition format.
     public func render() -> String {
-        let (requests, latency, gauges) = state.withLock { ($0.requests, $0.latency, $0.gauges) }
+        var requests: [RequestKey: UInt64] = [:]
+        var latency: [String: Histogram] = [:]
+        for shard in shards {
+            let (shardRequests, shardLatency) = shard.state.withLock { ($0.requests, $0.latency) }
+            requests.merge(shardRequests, uniquingKeysWith: +)
+            latency.merge(shardLatency) { left, right in
+                var sum = left
+                for index in sum.buckets.indices { sum.buckets[index] += right.buckets[index] }
+                sum.count += right.count
+                sum.sum += right.sum
+                return sum
+            }
+        }
+        let gauges = self.gauges.withLock { $0 }
         var out = ""
         out += "# HELP handoff_http_requests_total HTTP requests answered, by route pattern, method and status.\n"
         out += "# TYPE handoff_http_requests_total counter\n"
