@@ -82,7 +82,7 @@ public struct APIResponder: Responder {
             "method": .string(request.method.rawValue),
             "route": .string(pattern),
             "status": .int(response.status),
-            "duration_ms": .double((seconds * 1_000_000).rounded() / 1000),
+            "duration_ms": .milliseconds(microseconds: Int((seconds * 1_000_000).rounded())),
         ])
     }
 }

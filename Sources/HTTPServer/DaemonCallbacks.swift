@@ -138,8 +138,15 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     }
     guard let handle else { return .NO }
     defer { MHD_destroy_response(handle) }
-    for (name, value) in response.headers.pairs where name.lowercased() != "content-length" {
+    for (name, value) in response.headers.pairs where !isContentLength(name) {
         _ = MHD_add_response_header(handle, name, value)
     }
     return MHD_queue_response(connection, UInt32(clamping: response.status), handle)
+}
+
+/// Whether a header name is `Content-Length`, in any case, without allocating.
+private func isContentLength(_ name: String) -> Bool {
+    let expected = "content-length".utf8
+    guard name.utf8.count == expected.count else { return false }
+    return zip(name.utf8, expected).allSatisfy { ($0 | 0x20) == $1 }
 }
