@@ -1,0 +1,74 @@
+import Foundation
+import Telemetry
+import Testing
+
+@Suite struct LoggerTests {
+    /// Runs `body` with a logger writing into a pipe and returns what it wrote.
+    private func capture(level: Logger.Level = .info, _ body: (Logger) -> Void) -> String {
+        var descriptors: [Int32] = [0, 0]
+        _ = pipe(&descriptors)
+        body(Logger(level: level, descriptor: descriptors[1]))
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func aLineIsOneJSONObjectWithFieldsInTheOrderGiven() throws {
+        let output = capture { $0.info("request", ["b": 2, "a": "x", "ok": true, "ms": .milliseconds(microseconds: 1_234_567)]) }
+        #expect(output.hasSuffix("\n"))
+        #expect(output.filter { $0 == "\n" }.count == 1)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(line["msg"] as? String == "request")
+        #expect(line["level"] as? String == "info")
+        #expect(line["b"] as? Int == 2)
+        #expect(line["a"] as? String == "x")
+        #expect(line["ok"] as? Bool == true)
+        #expect(output.contains(#""b":2,"a":"x","ok":true,"ms":1234.567}"#))
+        let time = try #require(line["time"] as? String)
+        #expect(time.count == 24 && time.hasSuffix("Z"))
+    }
+
+    @Test func millisecondsKeepThreeDecimals() {
+        let output = capture { $0.info("m", ["a": .milliseconds(microseconds: 5), "b": .milliseconds(microseconds: 40_050)]) }
+        #expect(output.contains(#""a":0.005,"b":40.050}"#))
+    }
+
+    @Test func quotesNewlinesAndControlCharactersAreEscaped() throws {
+        let output = capture { $0.error("bad \"input\"\nnext\u{01}", ["path": "a\\b\tc"]) }
+        #expect(output.filter { $0 == "\n" }.count == 1)
+        #expect(output.contains(#""msg":"bad \"input\"\nnext\u0001""#))
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(line["path"] as? String == "a\\b\tc")
+    }
+
+    @Test func linesBelowTheLevelAreDropped() {
+        let output = capture(level: .warning) { logger in
+            logger.debug("d")
+            logger.info("i")
+            logger.warning("w")
+            logger.error("e")
+        }
+        #expect(output.split(separator: "\n").count == 2)
+        #expect(output.contains(#""msg":"w""#) && output.contains(#""msg":"e""#))
+    }
+
+    @Test func concurrentLinesNeverInterleave() throws {
+        let output = capture { logger in
+            DispatchQueue.concurrentPerform(iterations: 400) { index in
+                logger.info("line", ["index": .int(index), "padding": .string(String(repeating: "x", count: 200))])
+            }
+        }
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == 400)
+        let indices = Set(lines.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["index"] as? Int
+        })
+        #expect(indices == Set(0..<400))
+    }
+
+    @Test func levelNamesParse() {
+        #expect(Logger.Level(name: "WARN") == .warning)
+        #expect(Logger.Level(name: "debug") == .debug)
+        #expect(Logger.Level(name: "loud") == nil)
+    }
+}
