@@ -11,6 +11,13 @@ struct RedisEndpoint: Sendable, Equatable {
     var password: String?
     var database: Int
 
+    init(address: Address, username: String? = nil, password: String? = nil, database: Int = 0) {
+        self.address = address
+        self.username = username
+        self.password = password
+        self.database = database
+    }
+
     /// Parses `redis://[[user]:password@]host[:port][/db]` or `unix:///path[?db=N]`.
     ///
     /// Error messages never repeat the URL, which may hold a password.
