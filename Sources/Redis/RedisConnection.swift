@@ -31,8 +31,10 @@ public final class RedisConnection: @unchecked Sendable {
             throw RedisError(.connectFailed, "connect to \(endpoint.address.display) failed: \(reason)")
         }
         context = opened
-        guard redisSetTimeout(context, RedisConnection.makeTimeval(seconds: configuration.commandTimeout)) == REDIS_OK else {
-            throw RedisError(.connectFailed, "could not set the command timeout: \(String(cString: handoff_redis_errstr(context)))")
+        let commandTimeout = RedisConnection.makeTimeval(seconds: configuration.commandTimeout)
+        guard redisSetTimeout(context, commandTimeout) == REDIS_OK else {
+            let reason = String(cString: handoff_redis_errstr(context))
+            throw RedisError(.connectFailed, "could not set the command timeout: \(reason)")
         }
         if let password = endpoint.password {
             let arguments = ["AUTH"] + (endpoint.username.map { [$0] } ?? []) + [password]
@@ -63,9 +65,12 @@ public final class RedisConnection: @unchecked Sendable {
     /// - Throws: `.timeout`, `.connectionLost` or `.protocolError`; error replies are returned, not thrown.
     @discardableResult
     public func command(_ arguments: [[UInt8]]) throws -> RedisReply {
-        if let brokenReason { throw RedisError(.connectionLost, "connection is broken after: \(brokenReason.message)") }
+        if let brokenReason {
+            throw RedisError(.connectionLost, "connection is broken after: \(brokenReason.message)")
+        }
         precondition(!arguments.isEmpty, "a Redis command needs at least one argument")
-        let (raw, savedErrno) = RedisConnection.withSIGPIPEBlocked { () -> (UnsafeMutablePointer<redisReply>?, Int32) in
+        typealias Outcome = (reply: UnsafeMutablePointer<redisReply>?, errno: Int32)
+        let (raw, savedErrno) = RedisConnection.withSIGPIPEBlocked { () -> Outcome in
             RedisConnection.withArgv(arguments) { argc, argv, lengths in
                 let reply = handoff_redis_command_argv(context, argc, argv, lengths)
                 return (reply, errno)

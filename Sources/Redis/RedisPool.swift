@@ -88,7 +88,8 @@ public final class RedisPool: Sendable {
             shared.waiting -= 1
             if !signalled && Date() >= deadline {
                 shared.condition.unlock()
-                throw RedisError(.poolTimeout, "no Redis connection became free within \(configuration.checkoutTimeout) s")
+                let seconds = configuration.checkoutTimeout
+                throw RedisError(.poolTimeout, "no Redis connection became free within \(seconds) s")
             }
         }
         shared.inUse += 1

@@ -7,7 +7,9 @@ enum SHA1 {
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
 
         var words = [UInt32](repeating: 0, count: 80)
         for chunk in stride(from: 0, to: padded.count, by: 64) {
@@ -17,7 +19,8 @@ enum SHA1 {
                     | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
             }
             for index in 16..<80 {
-                words[index] = rotateLeft(words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], 1)
+                let mixed = words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16]
+                words[index] = rotateLeft(mixed, 1)
             }
             var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
             for index in 0..<80 {

@@ -100,7 +100,9 @@ import TestSupport
                         try pool.command(["INCR", counter]).checked()
                         try pool.command(["SET", own, "\(round)"]).checked()
                         let value = try pool.withConnection { try $0.command(["GET", own]) }
-                        if value.string != "\(round)" { failures.withLock { $0.append("thread \(thread) read \(value)") } }
+                        if value.string != "\(round)" {
+                            failures.withLock { $0.append("thread \(thread) read \(value)") }
+                        }
                     }
                 } catch {
                     failures.withLock { $0.append("thread \(thread): \(error)") }
