@@ -1,4 +1,0 @@
-import CHiredis
-
-/// Placeholder replaced by the Redis client.
-enum RedisPlaceholder {}
