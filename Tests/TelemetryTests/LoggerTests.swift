@@ -3,14 +3,15 @@ import Telemetry
 import Testing
 
 @Suite struct LoggerTests {
-    /// Runs `body` with a logger writing into a pipe and returns what it wrote.
+    /// Runs `body` with a logger writing into a temporary file and returns what it wrote.
+    /// (A file, not a pipe: a pipe's 64 KiB buffer would block writers until someone reads.)
     private func capture(level: Logger.Level = .info, _ body: (Logger) -> Void) -> String {
-        var descriptors: [Int32] = [0, 0]
-        _ = pipe(&descriptors)
-        body(Logger(level: level, descriptor: descriptors[1]))
-        close(descriptors[1])
-        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
-        return String(decoding: data, as: UTF8.self)
+        let path = NSTemporaryDirectory() + "logger-\(UInt64.random(in: 0...UInt64.max)).log"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { unlink(path) }
+        body(Logger(level: level, descriptor: descriptor))
+        close(descriptor)
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
     @Test func aLineIsOneJSONObjectWithFieldsInTheOrderGiven() throws {
