@@ -9,7 +9,8 @@ public enum Commands {
     public static func serve(environment: [String: String]) -> Int32 {
         TerminationSignals.block()
         guard let configuration = configuration(from: environment) else { return 2 }
-        let logger = Logger(level: configuration.logLevel)
+        let logger = Logger(level: configuration.logLevel, buffered: true)
+        defer { logger.flush() }
         let api: RunningAPI
         do {
             api = try RunningAPI(configuration: configuration, logger: logger)

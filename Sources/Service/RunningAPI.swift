@@ -73,5 +73,6 @@ public final class RunningAPI: Sendable {
         environment.postgres.close()
         environment.redis.close()
         logger.info("stopped")
+        logger.flush()
     }
 }

@@ -4,8 +4,9 @@ import Synchronization
 /// Writes one JSON object per line to standard error: `{"time":…,"level":…,"msg":…, fields…}`.
 ///
 /// Callers pass only what may be logged: never bodies, keys, codes, e-mails or IPs in clear.
-/// Fields keep the order given. Each line is built as bytes and written with one `write(2)` under a lock,
-/// so concurrent lines never interleave. The access log writes a line per request, so this path is kept lean.
+/// Fields keep the order given. Each line is built as bytes; lines never interleave. A buffered logger (the API
+/// server's) hands debug and info lines to a `LogBuffer` that writes them in batches every 50 ms; warnings
+/// and errors are written at once, after whatever is pending, so order is kept and problems are never delayed.
 public final class Logger: Sendable {
     /// How much to log; a line below the configured level is dropped before it is formatted.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -29,11 +30,22 @@ public final class Logger: Sendable {
     private let level: Level
     private let descriptor: Int32
     private let lock = Mutex(())
+    private let buffer: LogBuffer?
 
-    /// A logger writing to `descriptor` (standard error by default).
-    public init(level: Level = .info, descriptor: Int32 = 2) {
+    /// A logger writing to `descriptor` (standard error by default); `buffered` batches debug and info lines.
+    public init(level: Level = .info, descriptor: Int32 = 2, buffered: Bool = false) {
         self.level = level
         self.descriptor = descriptor
+        self.buffer = buffered ? LogBuffer(descriptor: descriptor) : nil
+    }
+
+    deinit {
+        buffer?.close()
+    }
+
+    /// Writes every buffered line now (call before the process exits).
+    public func flush() {
+        buffer?.flush()
     }
 
     /// Logs `message` with `fields`, in the order given.
@@ -53,16 +65,12 @@ public final class Logger: Sendable {
             value.append(to: &line)
         }
         line.append(raw: "}\n")
-        lock.withLock { _ in
-            line.bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
+        if let buffer, level < .warning {
+            buffer.append(line.bytes)
+            return
         }
+        buffer?.flush()
+        lock.withLock { _ in LogBuffer.writeAll(line.bytes, to: descriptor) }
     }
 
     public func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, fields) }

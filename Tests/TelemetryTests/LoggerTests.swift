@@ -73,3 +73,29 @@ import Testing
         #expect(Logger.Level(name: "loud") == nil)
     }
 }
+
+@Suite struct BufferedLoggerTests {
+    @Test func bufferedLinesArriveByTheNextBatchAndOnFlushInOrder() throws {
+        let path = NSTemporaryDirectory() + "logger-\(UInt64.random(in: 0...UInt64.max)).log"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { unlink(path); close(descriptor) }
+        let logger = Logger(level: .info, descriptor: descriptor, buffered: true)
+        for index in 0..<100 { logger.info("line", ["index": .int(index)]) }
+        logger.error("problem")
+        let afterError = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(afterError.count == 101)
+        #expect(afterError.last?.contains(#""msg":"problem""#) == true)
+        #expect(afterError.first?.contains(#""index":0}"#) == true)
+
+        logger.info("later")
+        var waited = 0
+        while try !String(contentsOfFile: path, encoding: .utf8).contains("later") && waited < 100 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""msg":"later""#))
+        logger.info("flushed")
+        logger.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("\"msg\":\"flushed\"}\n"))
+    }
+}
