@@ -20,6 +20,11 @@ public struct JSONBytes: Sendable {
     /// Appends `text` as a quoted JSON string with the escapes RFC 8259 requires.
     public mutating func append(string text: String) {
         bytes.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
