@@ -74,6 +74,11 @@ CONF
     if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname='handoff'")" != 1 ]; then
         "${psql[@]}" -c "CREATE ROLE handoff LOGIN" >/dev/null
     fi
+    # The application role used by `serve` and `work`: migrations grant it only what the service needs
+    # (INSERT and SELECT on the event log); the schema belongs to `handoff`, used by `migrate`.
+    if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname='handoff_app'")" != 1 ]; then
+        "${psql[@]}" -c "CREATE ROLE handoff_app LOGIN" >/dev/null
+    fi
     if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname='handoff'")" != 1 ]; then
         "${psql[@]}" -c "CREATE DATABASE handoff OWNER handoff" >/dev/null
     fi
