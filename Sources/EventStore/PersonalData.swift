@@ -33,7 +33,8 @@ public enum PersonalData {
         }
     }
 
-    /// `"handoff.pd1" 0x00 ‖ org id (16 bytes) ‖ subject length (4 bytes, big-endian) ‖ subject ‖ field`, UTF-8.
+    /// `"handoff.pd1" 0x00 ‖ org id (16 bytes) ‖ subject length (4 bytes, big-endian) ‖ subject ‖ field`,
+    /// texts in UTF-8.
     ///
     /// The subject carries its length so that no (subject, field) pair can spell another pair's bytes.
     static func associatedData(field: PersonalDataField, org: UUID, subject: String) -> [UInt8] {
