@@ -25,7 +25,8 @@ public struct SubjectKeys: Sendable {
     ///
     /// Safe under concurrency: of many first callers exactly one insert wins and all of them get its key.
     /// Returns `.destroyed` once `destroy` ran for the subject — a destroyed key is never re-created.
-    /// Runs in the caller's transaction, if any. Throws `SubjectKeyError` for a bad subject id or a key that
+    /// Runs in the caller's transaction, if any (under REPEATABLE READ or SERIALIZABLE a lost creation race is a
+    /// `.serializationFailure`: retry the transaction). Throws `SubjectKeyError` for a bad subject id or a key that
     /// does not unwrap, `PostgresError` for database failures.
     public func keyFor(org: UUID, subject: String, on connection: Connection) throws -> SubjectKeyState {
         try Self.validate(subject)
