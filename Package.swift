@@ -66,7 +66,11 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PersonalDataTests", dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "PersonalDataTests",
+            dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
