@@ -12,12 +12,18 @@ public struct Environment: Sendable {
     public let logger: Logger
     /// Bytes a request body may have on routes that do not set their own limit.
     public let defaultBodyLimit: Int
+    /// Seconds `/readyz` waits for Postgres to answer its probe.
+    public let readinessTimeout: Double
 
-    public init(postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024) {
+    public init(
+        postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
+        readinessTimeout: Double = 2
+    ) {
         self.postgres = postgres
         self.redis = redis
         self.metrics = metrics
         self.logger = logger
         self.defaultBodyLimit = defaultBodyLimit
+        self.readinessTimeout = readinessTimeout
     }
 }

@@ -13,7 +13,7 @@ enum HealthHandler {
     static func readyz(_ request: Request, _ environment: Environment) throws -> Response {
         var down: [String] = []
         do {
-            _ = try environment.postgres.withConnection { try $0.query("SELECT 1") }
+            try environment.postgres.withConnection { try $0.ping(timeout: environment.readinessTimeout) }
         } catch {
             environment.logger.warning("readiness check failed", [
                 "dependency": "postgres", "error": .string("\(error)"),

@@ -62,6 +62,9 @@ public final class Connection: @unchecked Sendable {
         return broken || PQstatus(handle) != CONNECTION_OK
     }
 
+    /// The libpq handle, for extensions in this module; nil once closed.
+    var rawHandle: OpaquePointer? { handle }
+
     /// The server process serving this connection (`pg_backend_pid()`); 0 once closed.
     public var backendPID: Int32 {
         guard let handle else { return 0 }
