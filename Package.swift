@@ -67,6 +67,11 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(
+            name: "EventStoreTests",
+            dependencies: ["EventStore", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ServiceTests",
             dependencies: [
                 "Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport",
