@@ -76,3 +76,13 @@ func sampleEvent(_ number: Int, type: String = "SampleRecorded") -> NewEvent {
 
 /// The error thrown to roll a transaction back on purpose.
 struct DeliberateRollback: Error {}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
+func waitUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try condition()
+}
