@@ -10,7 +10,9 @@ public enum AuditVerifier {
     /// Reads in pages of `pageSize` inside one REPEATABLE READ, READ ONLY transaction, so the counter rows and the
     /// events come from one snapshot: `connection` must not be inside a transaction. Works with SELECT privilege
     /// only (the application role is enough).
-    public static func verify(org: UUID? = nil, on connection: Connection, pageSize: Int = 1000) throws -> [ChainBreak] {
+    public static func verify(
+        org: UUID? = nil, on connection: Connection, pageSize: Int = 1000
+    ) throws -> [ChainBreak] {
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             let orgs = try org.map { [$0] } ?? allOrgs(on: connection)

@@ -1,7 +1,7 @@
 /// Who and what caused an event; stored as the `metadata` column of every event and hashed with it.
 ///
-/// JSON form (keys as stored): `{"actor":{"id":…,"kind":…},"causation_id":…,"correlation_id":…,"request_id":…}`;
-/// absent ids are JSON `null`.
+/// JSON form (keys as stored):
+/// `{"actor":{"id":…,"kind":…},"causation_id":…,"correlation_id":…,"request_id":…}`; absent ids are `null`.
 public struct EventMetadata: Sendable, Equatable {
     /// The principal that caused the event.
     public var actor: Actor

@@ -62,7 +62,9 @@ public final class EventStore: Sendable {
     // MARK: - Reads (each on a pooled connection, outside any transaction)
 
     /// The events of one stream from `fromVersion` on, in stream order, at most `limit`.
-    public func readStream(org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000) throws -> [RecordedEvent] {
+    public func readStream(
+        org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000
+    ) throws -> [RecordedEvent] {
         try pool.withConnection { try EventReader.readStream(org: org, stream: stream, fromVersion: fromVersion,
                                                             limit: limit, on: $0) }
     }

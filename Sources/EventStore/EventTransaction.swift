@@ -23,7 +23,9 @@ public struct EventTransaction {
     }
 
     /// The events of one stream, in order.
-    public func readStream(org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000) throws -> [RecordedEvent] {
+    public func readStream(
+        org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000
+    ) throws -> [RecordedEvent] {
         try EventReader.readStream(org: org, stream: stream, fromVersion: fromVersion, limit: limit, on: connection)
     }
 

@@ -132,7 +132,8 @@ public final class Subscription: Sendable {
             }
         }
         if holdsLock, let connection, !connection.isBroken {
-            _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.text(String(Self.lockKey(name: name)))])
+            let key = String(Self.lockKey(name: name))
+            _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.text(key)])
         }
         connection?.close()
         state.withLock { $0.active = false }

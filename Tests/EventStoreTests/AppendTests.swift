@@ -95,7 +95,8 @@ import Testing
                          metadata: testMetadata)
         let old = NewEvent(type: "BuyerCreated", schemaVersion: 1,
                            data: .object(["guid": .string("g_2"), "external": .string("user-2")]))
-        try store.append(org: org, stream: "buyer-g_2", expectedVersion: .noStream, events: [old], metadata: testMetadata)
+        try store.append(org: org, stream: "buyer-g_2", expectedVersion: .noStream, events: [old],
+                         metadata: testMetadata)
         let history = try store.readHistory(org: org)
         #expect(history.map(\.schemaVersion) == [2, 1])
         #expect(try history.map { try $0.decode(BuyerCreated.self) }

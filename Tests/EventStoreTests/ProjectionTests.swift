@@ -18,8 +18,10 @@ struct SampleTotals: InlineProjection {
     }
 
     static func createTables(on connection: Connection, tables: ProjectionTables = .live) throws {
-        try connection.execute(
-            "CREATE TABLE \(tables["sample_totals"]) (org_id uuid PRIMARY KEY, total bigint NOT NULL, events int NOT NULL)")
+        try connection.execute("""
+            CREATE TABLE \(tables["sample_totals"])
+                (org_id uuid PRIMARY KEY, total bigint NOT NULL, events int NOT NULL)
+            """)
     }
 }
 
