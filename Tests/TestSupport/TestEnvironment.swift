@@ -10,6 +10,8 @@ public enum TestEnvironment {
 
     /// The application database (`handoff` role and database).
     public static func databaseURL() throws -> String { try value("HANDOFF_TEST_DATABASE_URL") }
+    /// The application database as the application role `handoff_app` (INSERT and SELECT on the event log).
+    public static func appDatabaseURL() throws -> String { try value("HANDOFF_TEST_APP_DATABASE_URL") }
     /// The same cluster as the superuser, for tests that terminate backends or create databases.
     public static func adminDatabaseURL() throws -> String { try value("HANDOFF_TEST_ADMIN_DATABASE_URL") }
     /// The shared Redis (`redis://127.0.0.1:PORT`).

@@ -1,0 +1,51 @@
+import Foundation
+import Postgres
+
+/// Reads of the event log on a connection the caller holds (inside or outside a transaction).
+public enum EventReader {
+    /// The events of one stream from `fromVersion` on, in stream order, at most `limit`.
+    public static func readStream(
+        org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000, on connection: Connection
+    ) throws -> [RecordedEvent] {
+        try connection.queryPrepared("""
+            SELECT \(RecordedEvent.columns) FROM events
+            WHERE org_id = $1 AND stream_id = $2 AND stream_version >= $3 ORDER BY stream_version LIMIT $4
+            """, [.text(org.uuidString), .text(stream), .int(fromVersion), .int(limit)]).rows.map(RecordedEvent.init)
+    }
+
+    /// An org's history from `fromSeq` on, by `org_seq`, at most `limit`.
+    ///
+    /// `org_seq` is gapless and assigned under the org's lock, so a reader never sees `n+1` without `n`.
+    public static func readHistory(
+        org: UUID, fromSeq: Int = 1, limit: Int = 1000, on connection: Connection
+    ) throws -> [RecordedEvent] {
+        try connection.queryPrepared("""
+            SELECT \(RecordedEvent.columns) FROM events
+            WHERE org_id = $1 AND org_seq >= $2 ORDER BY org_seq LIMIT $3
+            """, [.text(org.uuidString), .int(fromSeq), .int(limit)]).rows.map(RecordedEvent.init)
+    }
+
+    /// Up to `limit` events of all orgs after `checkpoint`, ordered by `(tx_id, global_pos)`.
+    ///
+    /// Only transactions older than the oldest one still running are read
+    /// (`tx_id < pg_snapshot_xmin(pg_current_snapshot())`): their events are final, so nothing can later appear
+    /// before the returned ones. Run it at the start of a transaction that has not written yet (or outside one).
+    public static func readGlobal(
+        after checkpoint: GlobalCheckpoint, limit: Int = 1000, on connection: Connection
+    ) throws -> [RecordedEvent] {
+        try connection.queryPrepared("""
+            SELECT \(RecordedEvent.columns) FROM events
+            WHERE (tx_id, global_pos) > ($1::xid8, $2::bigint)
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY tx_id, global_pos LIMIT $3
+            """, [.text(String(checkpoint.transactionId)), .int(checkpoint.globalPosition), .int(limit)])
+            .rows.map(RecordedEvent.init)
+    }
+
+    /// The stream's current version (its last `stream_version`, 0 when it has no events).
+    public static func streamVersion(org: UUID, stream: String, on connection: Connection) throws -> Int {
+        try connection.queryPrepared(
+            "SELECT coalesce(max(stream_version), 0) AS version FROM events WHERE org_id = $1 AND stream_id = $2",
+            [.text(org.uuidString), .text(stream)]).rows[0].int("version")
+    }
+}
