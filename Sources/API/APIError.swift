@@ -28,6 +28,22 @@ public struct APIError: Error, Sendable, Equatable {
     /// 404 for a path no route has.
     public static let notFound = APIError(status: 404, code: .notFound, message: "no route for this path")
 
+    /// 429 over a rate limit.
+    public static func rateLimited(retryAfterSeconds: Int) -> APIError {
+        APIError(status: 429, code: .rateLimited, message: "too many requests; retry after \(retryAfterSeconds) s",
+                 headers: ["Retry-After": String(retryAfterSeconds)])
+    }
+
+    /// The refusal for a rate-limit decision, or nil when the request may go ahead.
+    public static func refusal(for decision: RateLimitDecision) -> APIError? {
+        switch decision {
+        case .allowed: return nil
+        case .limited(let seconds): return .rateLimited(retryAfterSeconds: seconds)
+        case .unavailable(let seconds):
+            return .unavailable("rate limiting is unavailable; retry later", retryAfterSeconds: seconds)
+        }
+    }
+
     /// 503 while a dependency does not answer.
     public static func unavailable(_ message: String, retryAfterSeconds: Int = 1) -> APIError {
         APIError(status: 503, code: .unavailable, message: message, headers: ["Retry-After": String(retryAfterSeconds)])

@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import Redis
+import Synchronization
+
+/// Checks rate limits with GCRA in one atomic Lua script on Redis, using Redis' own clock (`TIME`), so every API
+/// instance shares one budget per key and clock skew between instances does not matter.
+///
+/// Keys are hashed (SHA-256) before they reach Redis, so client IPs and key prefixes are not stored in clear.
+/// When Redis fails, the limit's `FailurePolicy` decides: fail closed (503) or fail open up to a per-process cap.
+/// After a failure Redis is not asked again for `backoff` seconds, so an outage does not add a command timeout
+/// to every request.
+public final class RateLimiter: Sendable {
+    /// GCRA: the "theoretical arrival time" of the next request is kept per key, in microseconds.
+    /// ARGV: emission interval (µs per request), burst. Returns {allowed 1|0, remaining, retry-after µs}.
+    static let script = RedisScript(source: """
+        local emission = tonumber(ARGV[1])
+        local burst = tonumber(ARGV[2])
+        local time = redis.call('TIME')
+        local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+        local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+        if tat < now then tat = now end
+        local capacity = burst * emission
+        local new_tat = tat + emission
+        if new_tat - now > capacity then
+            return {0, 0, new_tat - now - capacity}
+        end
+        redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
+        return {1, math.floor((capacity - (new_tat - now)) / emission), 0}
+        """)
+
+    private let redis: RedisPool
+    private let backoff: Double
+    private let localCaps = Mutex<[String: (second: Int, count: Int)]>([:])
+    /// Until when (seconds since 1970) Redis is taken to be down.
+    private let redisDownUntil = Mutex<Double>(0)
+
+    public init(redis: RedisPool, backoff: Double = 2) {
+        self.redis = redis
+        self.backoff = backoff
+    }
+
+    /// Counts one request of `key` (a client IP, a secret key's prefix) against `limit`.
+    public func check(_ limit: RateLimit, key: String) -> RateLimitDecision {
+        let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
+        let redisKey = "rl:\(limit.name):" + Hex.encode(Array(SHA256.hash(key).prefix(16)))
+        let now = Date().timeIntervalSince1970
+        if redisDownUntil.withLock({ $0 }) > now { return failed(limit) }
+        do {
+            let reply = try redis.evaluate(
+                Self.script, keys: [redisKey], arguments: [String(emission), String(limit.burst)])
+            guard case .array(let items) = reply, items.count == 3,
+                  let allowed = items[0].integerValue, let remaining = items[1].integerValue,
+                  let retryMicroseconds = items[2].integerValue else {
+                return failed(limit)
+            }
+            if allowed == 1 { return .allowed(remaining: Int(remaining)) }
+            return .limited(retryAfterSeconds: max(1, Int((Double(retryMicroseconds) / 1_000_000).rounded(.up))))
+        } catch {
+            redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
+            return failed(limit)
+        }
+    }
+
+    /// Redis could not decide: fail closed, or open up to the per-process cap (counted per wall-clock second).
+    private func failed(_ limit: RateLimit) -> RateLimitDecision {
+        switch limit.onFailure {
+        case .closed:
+            return .unavailable(retryAfterSeconds: 5)
+        case .openWithCap(let cap):
+            let second = Int(Date().timeIntervalSince1970)
+            return localCaps.withLock { caps in
+                var entry = caps[limit.name] ?? (second, 0)
+                if entry.second != second { entry = (second, 0) }
+                entry.count += 1
+                caps[limit.name] = entry
+                return entry.count <= cap ? .allowed(remaining: cap - entry.count) : .limited(retryAfterSeconds: 1)
+            }
+        }
+    }
+}

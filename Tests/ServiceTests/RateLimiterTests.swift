@@ -1,0 +1,118 @@
+import API
+import Foundation
+import Redis
+import TestSupport
+import Testing
+
+/// GCRA on Redis: bursts, refill, independent keys, a budget shared by instances, and the failure policies.
+@Suite struct RateLimiterTests {
+    private func limiter(url: String? = nil) throws -> RateLimiter {
+        let configuration = try RedisConfiguration(url: url ?? TestEnvironment.redisURL(), poolSize: 2,
+                                                   connectTimeout: 0.3, commandTimeout: 0.3)
+        return RateLimiter(redis: RedisPool(configuration: configuration))
+    }
+
+    private func uniqueName() -> String { "test\(UInt32.random(in: 0...UInt32.max))" }
+
+    @Test func aBurstPassesAndTheNextRequestIsLimitedWithRetryAfter() throws {
+        let limit = RateLimit.perWindow(name: uniqueName(), count: 5, seconds: 60, onFailure: .closed)
+        let limiter = try limiter()
+        let decisions = (0..<6).map { _ in limiter.check(limit, key: "203.0.113.9") }
+        #expect(decisions.prefix(5) == [.allowed(remaining: 4), .allowed(remaining: 3), .allowed(remaining: 2),
+                                        .allowed(remaining: 1), .allowed(remaining: 0)])
+        guard case .limited(let retryAfter) = decisions[5] else {
+            Issue.record("expected .limited, got \(decisions[5])")
+            return
+        }
+        #expect((11...12).contains(retryAfter))
+        #expect(APIError.refusal(for: decisions[5])
+            == APIError(status: 429, code: .rateLimited, message: "too many requests; retry after \(retryAfter) s",
+                        headers: ["Retry-After": String(retryAfter)]))
+    }
+
+    @Test func twoHundredRequestsFitABurstOf200AndThe201stIsRefused() throws {
+        // A slow refill (one request per 100 s), so the time the 200 requests take does not add budget.
+        let limit = RateLimit(name: uniqueName(), perSecond: 0.01, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 50))
+        let limiter = try limiter()
+        var allowed = 0
+        for _ in 0..<200 { if case .allowed = limiter.check(limit, key: "sk_live_abc") { allowed += 1 } }
+        #expect(allowed == 200)
+        guard case .limited(let retryAfter) = limiter.check(limit, key: "sk_live_abc") else {
+            Issue.record("the 201st request was not limited")
+            return
+        }
+        #expect((99...100).contains(retryAfter))
+    }
+
+    @Test func theBudgetRefillsAtTheConfiguredRate() throws {
+        let limit = RateLimit(name: uniqueName(), perSecond: 20, burst: 1, onFailure: .closed)
+        let limiter = try limiter()
+        #expect(limiter.check(limit, key: "k") == .allowed(remaining: 0))
+        #expect(limiter.check(limit, key: "k") == .limited(retryAfterSeconds: 1))
+        usleep(60_000)
+        #expect(limiter.check(limit, key: "k") == .allowed(remaining: 0))
+    }
+
+    @Test func keysHaveTheirOwnBudgetsAndInstancesShareOne() throws {
+        let limit = RateLimit.perWindow(name: uniqueName(), count: 2, seconds: 60, onFailure: .closed)
+        let first = try limiter()
+        let second = try limiter()
+        #expect(first.check(limit, key: "198.51.100.1") == .allowed(remaining: 1))
+        #expect(second.check(limit, key: "198.51.100.1") == .allowed(remaining: 0))
+        #expect(first.check(limit, key: "198.51.100.1") != .allowed(remaining: 0))
+        #expect(second.check(limit, key: "198.51.100.2") == .allowed(remaining: 1))
+    }
+
+    @Test func clientIPsAreNotStoredInClearInRedis() throws {
+        let name = uniqueName()
+        let limit = RateLimit.perWindow(name: name, count: 2, seconds: 60, onFailure: .closed)
+        _ = try limiter().check(limit, key: "192.0.2.77")
+        let pool = RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL()))
+        let keys = try pool.command(["KEYS", "rl:\(name):*"])
+        guard case .array(let items) = keys else {
+            Issue.record("KEYS answered \(keys)")
+            return
+        }
+        #expect(items.count == 1)
+        #expect(items.allSatisfy { !($0.string ?? "").contains("192.0.2.77") })
+    }
+
+    @Test func whenRedisIsDownAClosedLimitAnswersUnavailable() throws {
+        let redis = try ScratchRedis()
+        let limiter = try limiter(url: redis.url)
+        let limit = RateLimit.perWindow(name: uniqueName(), count: 10, seconds: 60, onFailure: .closed)
+        #expect(limiter.check(limit, key: "ip") == .allowed(remaining: 9))
+        redis.pause()
+        defer { redis.resume() }
+        #expect(limiter.check(limit, key: "ip") == .unavailable(retryAfterSeconds: 5))
+        #expect(APIError.refusal(for: .unavailable(retryAfterSeconds: 5))?.status == 503)
+    }
+
+    @Test func whenRedisIsDownAnOpenLimitPassesUpToThePerProcessCap() throws {
+        let redis = try ScratchRedis()
+        let limiter = try limiter(url: redis.url)
+        let limit = RateLimit(name: uniqueName(), perSecond: 100, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 3))
+        redis.pause()
+        defer { redis.resume() }
+        // The first check waits for the command timeout and opens the backoff; later ones do not ask Redis.
+        #expect(limiter.check(limit, key: "sk") != .unavailable(retryAfterSeconds: 5))
+        // Start at a fresh wall-clock second so the cap's window does not roll over mid-test.
+        let now = Date().timeIntervalSince1970
+        usleep(useconds_t((1 - (now - now.rounded(.down))) * 1_000_000) + 10_000)
+        let started = Date()
+        var allowed = 0
+        var limited = 0
+        for _ in 0..<5 {
+            switch limiter.check(limit, key: "sk") {
+            case .allowed: allowed += 1
+            case .limited: limited += 1
+            case .unavailable: Issue.record("an open limit must not answer unavailable")
+            }
+        }
+        #expect(Date().timeIntervalSince(started) < 0.5, "checks during the backoff must not wait for Redis")
+        #expect(allowed == 3)
+        #expect(limited == 2)
+    }
+}
