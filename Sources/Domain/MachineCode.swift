@@ -44,6 +44,8 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let androidPackageFormat = MachineCode(rawValue: "VALIDATION_ANDROID_PACKAGE_FORMAT")
     /// A bundle id with characters or a shape outside an iOS bundle id (or, where either is taken, a package name).
     public static let bundleIDFormat = MachineCode(rawValue: "VALIDATION_BUNDLE_ID_FORMAT")
+    /// A `--prefix` that is not the visible prefix of a secret key (`sk_live_` and 8 base32 characters).
+    public static let keyPrefixFormat = MachineCode(rawValue: "VALIDATION_KEY_PREFIX_FORMAT")
     /// A paywall URL that is not an absolute `https` URL (`http` only for localhost).
     public static let paywallURLFormat = MachineCode(rawValue: "VALIDATION_PAYWALL_URL_FORMAT")
 }
