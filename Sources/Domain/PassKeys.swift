@@ -11,7 +11,9 @@ public struct PassKeys: Sendable {
     /// The tag of `message` under the key named `keyID`; only called with `currentKeyID` or a previous id.
     public let mac: @Sendable (_ keyID: String, _ message: [UInt8]) -> [UInt8]
 
-    /// Keys with `currentKeyID` signing; ids must be 1–32 characters of `A–Z a–z 0–9 _ -` (they travel in passes).
+    /// Keys with `currentKeyID` signing.
+    ///
+    /// Ids must be 1–32 characters of `A–Z a–z 0–9 _ -` (they travel in passes); others are a programming error.
     public init(
         currentKeyID: String, previousKeyIDs: [String] = [],
         mac: @escaping @Sendable (_ keyID: String, _ message: [UInt8]) -> [UInt8]

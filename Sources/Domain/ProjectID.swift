@@ -1,6 +1,6 @@
 import Foundation
 
-/// A project's public id (devices send it): a version-4 UUID minted by the server, written as lowercase canonical text.
+/// A project's public id, which devices send: a version-4 UUID minted by the server, lowercase canonical text.
 public struct ProjectID: Hashable, Sendable, CustomStringConvertible {
     /// The UUID, as stored in Postgres `uuid` columns.
     public let uuid: UUID
@@ -17,7 +17,8 @@ public struct ProjectID: Hashable, Sendable, CustomStringConvertible {
     /// Parses canonical UUID text in either case; refuses anything else with `VALIDATION_PROJECT_ID_FORMAT`.
     public static func parse(_ text: String, field: String = "projectId") -> Result<ProjectID, FieldRefusal> {
         guard let uuid = CanonicalUUID.parse(text) else {
-            return .failure(FieldRefusal(field: field, code: .projectIDFormat, rule: "be a UUID in canonical text form"))
+            return .failure(FieldRefusal(field: field, code: .projectIDFormat,
+                                         rule: "be a UUID in canonical text form"))
         }
         return .success(ProjectID(uuid))
     }

@@ -71,11 +71,9 @@ public struct SecretKey: Hashable, Sendable, CustomStringConvertible {
         return .success(text)
     }
 
-    private static func checksumText<Bytes: Sequence>(of unchecked: Bytes) -> String where Bytes.Element == UInt8 {
-        Base32.encode(bigEndian(CRC32.checksum(unchecked)))
+    private static func checksumText(of unchecked: String) -> String {
+        Base32.encode(bigEndian(CRC32.checksum(unchecked.utf8)))
     }
-
-    private static func checksumText(of unchecked: String) -> String { checksumText(of: Array(unchecked.utf8)) }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
