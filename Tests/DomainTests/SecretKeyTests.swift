@@ -2,7 +2,7 @@
 import Testing
 
 struct SecretKeyTests {
-    static let key = SecretKey(randomBytes: (0..<32).map { UInt8($0 &* 37 &+ 11) })
+    static let key = SecretKey(randomBytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
 
     @Test func crc32MatchesTheStandardCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
