@@ -20,4 +20,34 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let rateLimited = MachineCode(rawValue: "RATE_LIMITED")
     /// A dependency (Postgres, Redis) does not answer; retry after `Retry-After` seconds.
     public static let unavailable = MachineCode(rawValue: "SERVICE_UNAVAILABLE")
+
+    /// The secret key is missing, malformed, unknown or revoked.
+    public static let unauthorized = MachineCode(rawValue: "UNAUTHORIZED")
+    /// Too many requests for this key or address; retry after `Retry-After` seconds.
+    public static let rateLimited = MachineCode(rawValue: "RATE_LIMITED")
+    /// A guid first seen in another organization; nothing was recorded.
+    public static let visitorIDForeignProject = MachineCode(rawValue: "VISITOR_ID_FOREIGN_PROJECT")
+    /// The `paymentId` was already recorded with a different body.
+    public static let paymentConflict = MachineCode(rawValue: "PAYMENT_CONFLICT")
+
+    /// `POST /s2s/v1/users` got neither `externalId` nor `email`.
+    public static let externalIDOrEmailRequired = MachineCode(rawValue: "VALIDATION_EXTERNAL_ID_OR_EMAIL_REQUIRED")
+    /// A guid that is not a UUID in canonical text form (docs/identity.md).
+    public static let guidFormat = MachineCode(rawValue: "VALIDATION_GUID_FORMAT")
+    /// An organization id that is not a UUID in canonical text form.
+    public static let orgIDFormat = MachineCode(rawValue: "VALIDATION_ORG_ID_FORMAT")
+    /// A project id that is not a UUID in canonical text form.
+    public static let projectIDFormat = MachineCode(rawValue: "VALIDATION_PROJECT_ID_FORMAT")
+    /// A `paymentId` outside 1–128 characters of `[A-Za-z0-9._:-]`.
+    public static let paymentIDFormat = MachineCode(rawValue: "VALIDATION_PAYMENT_ID_FORMAT")
+    /// A return scheme that is not an RFC 3986 scheme, or one that cannot open an app (`https`, `javascript`…).
+    public static let returnSchemeFormat = MachineCode(rawValue: "VALIDATION_RETURN_SCHEME_FORMAT")
+    /// An Android package name outside Android's `applicationId` rules.
+    public static let androidPackageFormat = MachineCode(rawValue: "VALIDATION_ANDROID_PACKAGE_FORMAT")
+    /// A bundle id with characters or a shape outside an iOS bundle id (or, where either is taken, a package name).
+    public static let bundleIDFormat = MachineCode(rawValue: "VALIDATION_BUNDLE_ID_FORMAT")
+    /// A `--prefix` that is not the visible prefix of a secret key (`sk_live_` and 8 base32 characters).
+    public static let keyPrefixFormat = MachineCode(rawValue: "VALIDATION_KEY_PREFIX_FORMAT")
+    /// A paywall URL that is not an absolute `https` URL (`http` only for localhost).
+    public static let paywallURLFormat = MachineCode(rawValue: "VALIDATION_PAYWALL_URL_FORMAT")
 }
