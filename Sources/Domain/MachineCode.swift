@@ -16,8 +16,6 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let validationFailed = MachineCode(rawValue: "VALIDATION_FAILED")
     /// Something unexpected failed; the log holds the detail under the request id.
     public static let internalError = MachineCode(rawValue: "INTERNAL_ERROR")
-    /// Over a rate limit; retry after `Retry-After` seconds.
-    public static let rateLimited = MachineCode(rawValue: "RATE_LIMITED")
     /// A dependency (Postgres, Redis) does not answer; retry after `Retry-After` seconds.
     public static let unavailable = MachineCode(rawValue: "SERVICE_UNAVAILABLE")
 
