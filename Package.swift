@@ -72,6 +72,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "PersonalDataTests",
+            dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ServiceTests",
             dependencies: [
                 "Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport",

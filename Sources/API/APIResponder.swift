@@ -63,7 +63,8 @@ public struct APIResponder: Responder {
             return JSONResponse.error(refusal)
         } catch {
             environment.logger.error("unhandled error", [
-                "request_id": .string(requestID), "route": .string(pattern), "error": .string(String(describing: error)),
+                "request_id": .string(requestID), "route": .string(pattern),
+                "error": .string(String(describing: error)),
             ])
             return JSONResponse.error(APIError(
                 status: 500, code: .internalError, message: "internal error (request id \(requestID))"))

@@ -15,18 +15,23 @@ enum HealthHandler {
         do {
             _ = try environment.postgres.withConnection { try $0.query("SELECT 1") }
         } catch {
-            environment.logger.warning("readiness check failed", ["dependency": "postgres", "error": .string("\(error)")])
+            environment.logger.warning("readiness check failed", [
+                "dependency": "postgres", "error": .string("\(error)"),
+            ])
             down.append("postgres")
         }
         do {
             let reply = try environment.redis.command(["PING"])
             if reply != .status("PONG") { down.append("redis") }
         } catch {
-            environment.logger.warning("readiness check failed", ["dependency": "redis", "error": .string("\(error)")])
+            environment.logger.warning("readiness check failed", [
+                "dependency": "redis", "error": .string("\(error)"),
+            ])
             down.append("redis")
         }
         guard down.isEmpty else {
-            throw APIError.unavailable("not ready: \(down.joined(separator: " and ")) not answering", retryAfterSeconds: 5)
+            let names = down.joined(separator: " and ")
+            throw APIError.unavailable("not ready: \(names) not answering", retryAfterSeconds: 5)
         }
         return JSONResponse.raw("{\"status\":\"ready\",\"postgres\":\"up\",\"redis\":\"up\"}")
     }

@@ -23,6 +23,27 @@ public struct Configuration: Sendable {
     public var trustedProxies: [String]
     public var shutdownGraceSeconds: Int
     public var logLevel: Logger.Level
+    /// `HANDOFF_MASTER_KEY`: the 32-byte key that wraps every buyer's data key; nil when unset
+    /// (see `personalDataSecrets()` and docs/personal-data.md).
+    public var masterKey: Secret?
+    /// `HANDOFF_LOOKUP_PEPPER`: at least 32 bytes, the HMAC key of e-mail and IP lookup hashes; nil when unset.
+    public var lookupPepper: Secret?
+
+    /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
+    public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+        CustomReflectable
+    {
+        /// The decoded bytes.
+        public let bytes: [UInt8]
+
+        public init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        public var description: String { "<redacted>" }
+        public var debugDescription: String { "<redacted>" }
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+    }
 
     /// Every variable the service reads, with its default and meaning (printed by `handoff help`, listed in README).
     public static let variables: [(name: String, defaultValue: String, meaning: String)] = [
@@ -42,6 +63,8 @@ public struct Configuration: Sendable {
         ("TRUSTED_PROXIES", "(none)", "comma-separated IPs/CIDRs whose X-Forwarded-For is honoured"),
         ("SHUTDOWN_GRACE_SECONDS", "10", "on SIGTERM, seconds to finish in-flight requests (0–600)"),
         ("LOG_LEVEL", "info", "debug, info, warning or error"),
+        ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
+        ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
     ]
 
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
@@ -64,5 +87,27 @@ public struct Configuration: Sendable {
         trustedProxies = try reader.addressList("TRUSTED_PROXIES")
         shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 10, in: 0...600)
         logLevel = try reader.logLevel("LOG_LEVEL", default: .info)
+        masterKey = try reader.base64URLSecret("HANDOFF_MASTER_KEY", byteCount: 32...32).map(Secret.init(bytes:))
+        lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
+            .map(Secret.init(bytes:))
     }
+
+    /// The master key and the lookup pepper, for the commands that read or write personal data; throws
+    /// `ConfigurationError` naming the first one that is unset.
+    ///
+    /// There is deliberately no built-in default: a key in the source would be public, and a deployment that
+    /// forgot the variable would encrypt real buyers' data under it (docs/personal-data.md).
+    public func personalDataSecrets() throws -> (masterKey: [UInt8], lookupPepper: [UInt8]) {
+        guard let masterKey else {
+            throw ConfigurationError(variable: "HANDOFF_MASTER_KEY", problem: Self.missingSecretProblem)
+        }
+        guard let lookupPepper else {
+            throw ConfigurationError(variable: "HANDOFF_LOOKUP_PEPPER", problem: Self.missingSecretProblem)
+        }
+        return (masterKey.bytes, lookupPepper.bytes)
+    }
+
+    private static let missingSecretProblem =
+        "is required to handle personal data; set it to 32 random bytes in base64url "
+            + "(openssl rand 32 | basenc --base64url)"
 }

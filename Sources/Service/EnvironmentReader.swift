@@ -64,6 +64,45 @@ struct EnvironmentReader {
         return items
     }
 
+    /// Base64url text (RFC 4648 §5, padding optional) of `byteCount` bytes, or nil when unset. The value is never
+    /// echoed: it is key material.
+    func base64URLSecret(_ name: String, byteCount: ClosedRange<Int>) throws -> [UInt8]? {
+        guard let raw = text(name) else { return nil }
+        let length = byteCount.lowerBound == byteCount.upperBound
+            ? "exactly \(byteCount.lowerBound) bytes" : "at least \(byteCount.lowerBound) bytes"
+        guard let bytes = Self.decodeBase64URL(raw) else {
+            throw ConfigurationError(
+                variable: name,
+                problem: "must be base64url (A-Z a-z 0-9 - _) of \(length), "
+                    + "e.g. from `openssl rand 32 | basenc --base64url`")
+        }
+        guard byteCount.contains(bytes.count) else {
+            let bound = bytes.count > byteCount.upperBound && byteCount.count > 1
+                ? "at most \(byteCount.upperBound) bytes" : length
+            throw ConfigurationError(variable: name, problem: "must decode to \(bound) (it decodes to \(bytes.count))")
+        }
+        return bytes
+    }
+
+    /// Strict base64url: only the URL alphabet, `=` padding only at the end and only to a multiple of 4.
+    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+        var body = Substring(text)
+        if body.utf8.count % 4 == 0 {
+            if body.hasSuffix("==") { body = body.dropLast(2) } else if body.hasSuffix("=") { body = body.dropLast() }
+        }
+        let isURLAlphabet: (UInt8) -> Bool = { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+        guard !body.isEmpty, body.utf8.allSatisfy(isURLAlphabet), body.utf8.count % 4 != 1 else { return nil }
+        var standard = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
+    }
+
     func logLevel(_ name: String, default fallback: Logger.Level) throws -> Logger.Level {
         guard let raw = text(name) else { return fallback }
         guard let level = Logger.Level(name: raw) else {

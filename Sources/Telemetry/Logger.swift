@@ -73,10 +73,14 @@ public final class Logger: Sendable {
         lock.withLock { _ in LogBuffer.writeAll(line.bytes, to: descriptor) }
     }
 
-    public func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, fields) }
+    public func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        log(.debug, message, fields)
+    }
     public func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, fields) }
     public func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
         log(.warning, message, fields)
     }
-    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
+    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        log(.error, message, fields)
+    }
 }

@@ -28,7 +28,9 @@ public final class Metrics: Sendable {
     }
 
     /// Upper bounds of the latency histogram, in seconds.
-    public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+    public static let latencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+    ]
 
     private struct RequestKey: Hashable {
         let route: String
@@ -115,9 +117,11 @@ public final class Metrics: Sendable {
                 let labels = Self.labels([("route", route), ("le", Self.number(bound))])
                 out += "handoff_http_request_duration_seconds_bucket\(labels) \(cumulative)\n"
             }
-            out += "handoff_http_request_duration_seconds_bucket\(Self.labels([("route", route), ("le", "+Inf")])) \(histogram.count)\n"
-            out += "handoff_http_request_duration_seconds_sum\(Self.labels([("route", route)])) \(Self.number(histogram.sum))\n"
-            out += "handoff_http_request_duration_seconds_count\(Self.labels([("route", route)])) \(histogram.count)\n"
+            let infinity = Self.labels([("route", route), ("le", "+Inf")])
+            out += "handoff_http_request_duration_seconds_bucket\(infinity) \(histogram.count)\n"
+            let routeOnly = Self.labels([("route", route)])
+            out += "handoff_http_request_duration_seconds_sum\(routeOnly) \(Self.number(histogram.sum))\n"
+            out += "handoff_http_request_duration_seconds_count\(routeOnly) \(histogram.count)\n"
         }
         for gauge in gauges {
             out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n"

@@ -72,6 +72,73 @@ import Testing
         }
     }
 
+    /// 32 bytes 0x00…0x1f in base64url, and 40 bytes of 0xA5.
+    static let masterKeyText = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+    static let pepperText = "paWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpQ"
+
+    @Test func thePersonalDataSecretsAreReadFromBase64URL() throws {
+        let configuration = try Configuration(environment: [
+            "HANDOFF_MASTER_KEY": Self.masterKeyText, "HANDOFF_LOOKUP_PEPPER": Self.pepperText + "==",
+        ])
+        #expect(configuration.masterKey?.bytes == (0..<32).map { UInt8($0) })
+        #expect(configuration.lookupPepper?.bytes == [UInt8](repeating: 0xA5, count: 40))
+        let secrets = try configuration.personalDataSecrets()
+        #expect(secrets.masterKey == (0..<32).map { UInt8($0) })
+        #expect(secrets.lookupPepper.count == 40)
+    }
+
+    @Test func thePersonalDataSecretsAreOptionalUntilACommandAsksForThem() throws {
+        let configuration = try Configuration(environment: [:])
+        #expect(configuration.masterKey == nil)
+        #expect(configuration.lookupPepper == nil)
+        #expect(throws: ConfigurationError(
+            variable: "HANDOFF_MASTER_KEY",
+            problem: "is required to handle personal data; set it to 32 random bytes in base64url "
+                + "(openssl rand 32 | basenc --base64url)")) { try configuration.personalDataSecrets() }
+        let withKey = try Configuration(environment: ["HANDOFF_MASTER_KEY": Self.masterKeyText])
+        #expect { try withKey.personalDataSecrets() } throws: { error in
+            (error as? ConfigurationError)?.variable == "HANDOFF_LOOKUP_PEPPER"
+        }
+    }
+
+    @Test(arguments: [
+        ("HANDOFF_MASTER_KEY", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8+",
+         "must be base64url (A-Z a-z 0-9 - _) of exactly 32 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("HANDOFF_MASTER_KEY", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8/",
+         "must be base64url (A-Z a-z 0-9 - _) of exactly 32 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("HANDOFF_MASTER_KEY", "s3cr3t key!",
+         "must be base64url (A-Z a-z 0-9 - _) of exactly 32 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("HANDOFF_MASTER_KEY", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwd",
+         "must decode to exactly 32 bytes (it decodes to 30)"),
+        ("HANDOFF_MASTER_KEY", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ",
+         "must decode to exactly 32 bytes (it decodes to 34)"),
+        ("HANDOFF_LOOKUP_PEPPER", "c2hvcnRwZXBwZXI",
+         "must decode to at least 32 bytes (it decodes to 11)"),
+        ("HANDOFF_LOOKUP_PEPPER", "paWlpa=Wlpa",
+         "must be base64url (A-Z a-z 0-9 - _) of at least 32 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+    ])
+    func aMalformedSecretIsRefusedNamingTheVariableWithoutEchoingIt(variable: String, value: String, problem: String) {
+        do {
+            _ = try Configuration(environment: [variable: value])
+            Issue.record("accepted \(variable)")
+        } catch {
+            #expect("\(error)" == "\(variable): \(problem)")
+            #expect(!"\(error)".contains(value))
+        }
+    }
+
+    @Test func secretsNeverPrint() throws {
+        let configuration = try Configuration(environment: [
+            "HANDOFF_MASTER_KEY": Self.masterKeyText, "HANDOFF_LOOKUP_PEPPER": Self.pepperText,
+        ])
+        for text in ["\(configuration)", String(reflecting: configuration), "\(configuration.masterKey!)"] {
+            #expect(!text.contains("165"))  // 0xA5
+            #expect(!text.contains("31"))   // the master key's last byte
+            #expect(!text.contains(Self.masterKeyText))
+        }
+        #expect("\(configuration.masterKey!)" == "<redacted>")
+    }
+
     @Test func theExecutableStopsWithExitStatus2AndNamesTheVariable() throws {
         let process = try ChildProcess([try HandoffBinary.path(), "serve"],
                                        environment: ["HTTP_PORT": "eighty", "PATH": "/usr/bin:/bin"])

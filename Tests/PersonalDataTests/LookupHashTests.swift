@@ -1,0 +1,49 @@
+import Crypto
+import EventStore
+import Testing
+
+@Suite struct LookupHashTests {
+    let pepper = SecureRandom.bytes(32)
+
+    @Test func oneAddressInAnyCaseOrSurroundingWhitespaceHashesTheSame() {
+        let reference = LookupHash.email("buyer@example.com", pepper: pepper)
+        for spelling in ["Buyer@Example.COM", "  buyer@example.com\n", "\tBUYER@EXAMPLE.COM "] {
+            #expect(LookupHash.email(spelling, pepper: pepper) == reference, "\(spelling)")
+        }
+        #expect(LookupHash.email("buyer2@example.com", pepper: pepper) != reference)
+        // Canonically equivalent Unicode (é precomposed vs e + combining acute) hashes the same.
+        #expect(LookupHash.email("jos\u{E9}@example.com", pepper: pepper)
+            == LookupHash.email("JOSE\u{301}@example.com", pepper: pepper))
+    }
+
+    @Test func anotherPepperGivesAnotherHash() {
+        #expect(LookupHash.email("buyer@example.com", pepper: pepper)
+            != LookupHash.email("buyer@example.com", pepper: SecureRandom.bytes(32)))
+    }
+
+    @Test func theHashIsHMACSHA256AsHexAndNeverContainsTheAddress() {
+        let hash = LookupHash.email(" Buyer@Example.com", pepper: pepper)
+        #expect(hash == Hex.encode(HMAC.sha256(key: pepper, message: Array("email\u{0}buyer@example.com".utf8))))
+        #expect(hash.count == 64)
+        #expect(!hash.contains("buyer"))
+        #expect(!hash.contains("example"))
+    }
+
+    @Test func everySpellingOfOneIPAddressHashesTheSame() throws {
+        let v4 = try #require(LookupHash.ipAddress("203.0.113.7", pepper: pepper))
+        #expect(LookupHash.ipAddress(" 203.0.113.7 ", pepper: pepper) == v4)
+        #expect(LookupHash.ipAddress("::ffff:203.0.113.7", pepper: pepper) == v4)
+        #expect(LookupHash.ipAddress("203.0.113.8", pepper: pepper) != v4)
+        let v6 = try #require(LookupHash.ipAddress("2001:db8::1", pepper: pepper))
+        #expect(LookupHash.ipAddress("2001:0DB8:0:0:0:0:0:0001", pepper: pepper) == v6)
+        #expect(LookupHash.ipAddress("203.0.113.7", pepper: SecureRandom.bytes(32)) != v4)
+        #expect(!v4.contains("203"))
+        #expect(LookupHash.ipAddress("not-an-ip", pepper: pepper) == nil)
+        #expect(LookupHash.ipAddress("256.1.1.1", pepper: pepper) == nil)
+    }
+
+    @Test func kindsAreKeptApart() {
+        #expect(LookupHash.of(Array("x".utf8), kind: "email", pepper: pepper)
+            != LookupHash.of(Array("x".utf8), kind: "ip", pepper: pepper))
+    }
+}
