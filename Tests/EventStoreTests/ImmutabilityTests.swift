@@ -1,0 +1,83 @@
+import EventStore
+import Foundation
+import Postgres
+import Testing
+
+@Suite struct ImmutabilityTests {
+    private func seed(_ fixture: Fixture, org: UUID, count: Int) throws {
+        let store = fixture.store(poolSize: 1)
+        for number in 1...count {
+            try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(number)],
+                             metadata: testMetadata)
+        }
+    }
+
+    @Test func theApplicationRoleCannotUpdateDeleteOrTruncateEvents() throws {
+        let fixture = try Fixture.migrated()
+        let org = UUID()
+        try seed(fixture, org: org, count: 2)
+        let app = try fixture.appConnection()
+        for statement in ["UPDATE events SET event_type = 'Changed' WHERE org_id = $1::uuid",
+                          "DELETE FROM events WHERE org_id = $1::uuid"] {
+            #expect {
+                try app.query(statement, [.text(org.uuidString)])
+            } throws: { error in
+                (error as? PostgresError)?.sqlState == "42501"
+            }
+        }
+        #expect(throws: PostgresError.self) { try app.execute("TRUNCATE events") }
+        #expect(throws: PostgresError.self) { try app.query("DELETE FROM event_orgs") }
+        #expect(try app.query("SELECT count(*) AS n FROM events").rows[0].int("n") == 2)
+    }
+
+    @Test func evenTheOwnerIsStoppedByTheTrigger() throws {
+        let fixture = try Fixture.migrated()
+        let org = UUID()
+        try seed(fixture, org: org, count: 2)
+        let owner = try fixture.ownerConnection()
+        for statement in ["UPDATE events SET event_type = 'Changed'", "DELETE FROM events", "TRUNCATE events"] {
+            #expect {
+                try owner.execute(statement)
+            } throws: { error in
+                (error as? PostgresError)?.message.contains("append-only") == true
+            }
+        }
+        #expect(try owner.query("SELECT count(*) AS n FROM events").rows[0].int("n") == 2)
+    }
+
+    @Test func aRowAlteredBehindTheTriggersBackIsNamedByTheVerifier() throws {
+        let fixture = try Fixture.migrated()
+        let (tampered, intact) = (UUID(), UUID())
+        try seed(fixture, org: tampered, count: 4)
+        try seed(fixture, org: intact, count: 3)
+        let app = try fixture.appConnection()
+        #expect(try AuditVerifier.verify(on: app) == [])
+
+        let admin = try fixture.adminConnection()
+        try admin.execute("SET session_replication_role = replica")
+        try admin.query("UPDATE events SET data = '{\"number\": 999, \"label\": \"event 2\"}' "
+                        + "WHERE org_id = $1::uuid AND org_seq = 2", [.text(tampered.uuidString)])
+        try admin.execute("RESET session_replication_role")
+
+        #expect(try AuditVerifier.verify(on: app) == [ChainBreak(org: tampered, orgSeq: 2, reason: .hashMismatch)])
+        #expect(try AuditVerifier.verify(org: intact, on: app) == [])
+    }
+
+    @Test func aDeletedRowOrAStaleCounterIsAGapForTheVerifier() throws {
+        let fixture = try Fixture.migrated()
+        let (holed, counted) = (UUID(), UUID())
+        try seed(fixture, org: holed, count: 3)
+        try seed(fixture, org: counted, count: 2)
+        let admin = try fixture.adminConnection()
+        try admin.execute("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
+        try admin.query("DELETE FROM events WHERE org_id = $1::uuid AND org_seq = 2", [.text(holed.uuidString)])
+        try admin.execute("ALTER TABLE events ENABLE TRIGGER events_refuse_update_delete")
+        try admin.query("UPDATE event_orgs SET last_seq = 5 WHERE org_id = $1::uuid", [.text(counted.uuidString)])
+
+        let breaks = try AuditVerifier.verify(on: fixture.appConnection())
+        #expect(Set(breaks.map(\.description)) == Set([
+            ChainBreak(org: holed, orgSeq: 2, reason: .gap(found: 3)),
+            ChainBreak(org: counted, orgSeq: 3, reason: .counterSequenceMismatch(counterSeq: 5)),
+        ].map(\.description)))
+    }
+}
