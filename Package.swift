@@ -52,10 +52,12 @@ let package = Package(
         // Composition root: configuration, subcommands, signals. `main` only calls into it.
         .target(
             name: "Service",
-            dependencies: ["API", "Workers", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
+            dependencies: ["API", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
             swiftSettings: strict
         ),
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
+        // bench/append's load generator; not a product, not used by the tests.
+        .executableTarget(name: "handoff-bench", dependencies: ["EventStore", "Postgres"], swiftSettings: strict),
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
@@ -74,6 +76,11 @@ let package = Package(
         .testTarget(
             name: "PersonalDataTests",
             dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuditTests",
+            dependencies: ["EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
