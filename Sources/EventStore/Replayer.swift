@@ -45,6 +45,12 @@ public struct Replayer: Sendable {
         public var caughtUp: Int
         /// The live tables that were replaced, in registry order.
         public var tables: [String]
+
+        public init(rebuilt: Int, caughtUp: Int, tables: [String]) {
+            self.rebuilt = rebuilt
+            self.caughtUp = caughtUp
+            self.tables = tables
+        }
     }
 
     /// The prefix of the tables a replay builds.

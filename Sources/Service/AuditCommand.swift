@@ -29,7 +29,9 @@ public enum AuditCommand {
 
     /// Parses the arguments after `audit`; throws `UsageError` naming the bad argument.
     public static func parse(_ arguments: [String]) throws -> Action {
-        guard let subcommand = arguments.first else { throw UsageError(message: "missing subcommand (verify or export)") }
+        guard let subcommand = arguments.first else {
+            throw UsageError(message: "missing subcommand (verify or export)")
+        }
         var options: [String: String] = [:]
         var index = 1
         let known: Set<String> = subcommand == "verify" ? ["--org"] : ["--org", "--format", "--from-seq"]
