@@ -52,10 +52,12 @@ let package = Package(
         // Composition root: configuration, subcommands, signals. `main` only calls into it.
         .target(
             name: "Service",
-            dependencies: ["API", "Workers", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
+            dependencies: ["API", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
             swiftSettings: strict
         ),
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
+        // bench/append's load generator; not a product, not used by the tests.
+        .executableTarget(name: "handoff-bench", dependencies: ["EventStore", "Postgres"], swiftSettings: strict),
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
@@ -68,13 +70,18 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(
+            name: "EventStoreTests",
+            dependencies: ["EventStore", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "PersonalDataTests",
             dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "EventStoreTests",
-            dependencies: ["EventStore", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            name: "AuditTests",
+            dependencies: ["EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

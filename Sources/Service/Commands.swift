@@ -61,6 +61,13 @@ public enum Commands {
               serve     run the HTTP API until SIGTERM/SIGINT (then drain and exit 0)
               migrate   apply pending SQL migrations (advisory-locked, checksummed, idempotent)
               dev       migrate, then serve (quick start)
+              replay    rebuild every registered projection from the event log and swap it in
+                        (as MIGRATION_DATABASE_URL; progress on stderr)
+              audit verify [--org ID]
+                        recompute every org's hash chain and org_seq continuity; exit 1 naming the
+                        org and first bad org_seq when one is broken
+              audit export --org ID --format jsonl|csv [--from-seq N]
+                        stream an org's history with each event's hashes to stdout (docs/audit.md)
               help      this text
 
             configuration (environment variables, default in brackets):

@@ -1,0 +1,167 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// `handoff audit verify|export`: hash-chain verification and history export for auditors (docs/audit.md).
+///
+/// Exit status: 0 verified / exported; 1 a chain is broken (verify); 2 bad arguments or configuration (the message
+/// names the argument); 3 the command could not run (database unreachable, query failed).
+public enum AuditCommand {
+    /// What the arguments ask for.
+    public enum Action: Equatable, Sendable {
+        /// Verify one org, or every org when nil.
+        case verify(org: UUID?)
+        /// Export one org's history from `fromSeq` on.
+        case export(org: UUID, format: AuditExportFormat, fromSeq: Int)
+    }
+
+    /// A refusal of the arguments; `message` names the argument at fault.
+    public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The usage text printed with every refusal and by `handoff audit --help`.
+    public static let usage = """
+        usage: handoff audit verify [--org ID]
+               handoff audit export --org ID --format jsonl|csv [--from-seq N]
+        """
+
+    /// Parses the arguments after `audit`; throws `UsageError` naming the bad argument.
+    public static func parse(_ arguments: [String]) throws -> Action {
+        guard let subcommand = arguments.first else {
+            throw UsageError(message: "missing subcommand (verify or export)")
+        }
+        var options: [String: String] = [:]
+        var index = 1
+        let known: Set<String> = subcommand == "verify" ? ["--org"] : ["--org", "--format", "--from-seq"]
+        guard subcommand == "verify" || subcommand == "export" else {
+            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify or export)")
+        }
+        while index < arguments.count {
+            var name = arguments[index]
+            var value: String?
+            if let equals = name.firstIndex(of: "="), name.hasPrefix("--") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard known.contains(name) else { throw UsageError(message: "unknown argument \"\(name)\"") }
+            guard options[name] == nil else { throw UsageError(message: "\(name) given twice") }
+            if value == nil {
+                index += 1
+                guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
+                value = arguments[index]
+            }
+            options[name] = value
+            index += 1
+        }
+        let org = try options["--org"].map { text in
+            guard let org = UUID(uuidString: text) else {
+                throw UsageError(message: "--org must be an organization id (a UUID), got \"\(text)\"")
+            }
+            return org
+        }
+        if subcommand == "verify" { return .verify(org: org) }
+        guard let org else { throw UsageError(message: "--org is required for export") }
+        guard let formatText = options["--format"] else {
+            throw UsageError(message: "--format is required for export (jsonl or csv)")
+        }
+        guard let format = AuditExportFormat(rawValue: formatText) else {
+            throw UsageError(message: "--format must be jsonl or csv, got \"\(formatText)\"")
+        }
+        var fromSeq = 1
+        if let text = options["--from-seq"] {
+            guard let number = Int(text), number >= 1 else {
+                throw UsageError(message: "--from-seq must be an integer of at least 1, got \"\(text)\"")
+            }
+            fromSeq = number
+        }
+        return .export(org: org, format: format, fromSeq: fromSeq)
+    }
+
+    /// Runs `handoff audit …` with the arguments after `audit`; returns the exit status.
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+            print(usage)
+            return 0
+        }
+        let action: Action
+        do {
+            action = try parse(arguments)
+        } catch {
+            Commands.printError("handoff audit: \(error)\n\(usage)")
+            return 2
+        }
+        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        let connection: Connection
+        do {
+            connection = try Connection(configuration: PostgresConfiguration(
+                url: configuration.databaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
+        } catch {
+            Commands.printError("handoff audit: cannot connect to DATABASE_URL: \(error)")
+            return 3
+        }
+        defer { connection.close() }
+        do {
+            switch action {
+            case .verify(let org):
+                return try verify(org: org, on: connection)
+            case .export(let org, let format, let fromSeq):
+                return try export(org: org, format: format, fromSeq: fromSeq, on: connection)
+            }
+        } catch {
+            Commands.printError("handoff audit: \(error)")
+            return 3
+        }
+    }
+
+    /// Prints one line per broken org and exits 1, or a summary and exits 0.
+    static func verify(org: UUID?, on connection: Connection) throws -> Int32 {
+        let counts = try connection.query("""
+            SELECT count(*)::bigint AS orgs, coalesce(sum(last_seq), 0)::bigint AS events FROM event_orgs
+            WHERE $1::uuid IS NULL OR org_id = $1::uuid
+            """, [.optional(org?.uuidString.lowercased())]).rows[0]
+        let breaks = try AuditVerifier.verify(org: org, on: connection)
+        for broken in breaks {
+            print("BROKEN org \(broken.org.uuidString.lowercased()) at org_seq \(broken.orgSeq): "
+                + describe(broken.reason))
+        }
+        let (orgs, events) = (try counts.int("orgs"), try counts.int("events"))
+        if !breaks.isEmpty {
+            print("\(breaks.count) of \(orgs) orgs broken")
+            return 1
+        }
+        print("verified \(orgs) orgs, \(events) events: every hash chain and org_seq sequence is intact")
+        return 0
+    }
+
+    /// A reason in words, for the operator.
+    static func describe(_ reason: ChainBreak.Reason) -> String {
+        switch reason {
+        case .gap(let found):
+            return found < 0 ? "org_seq is missing (history ends early)" : "org_seq is missing (next row is \(found))"
+        case .previousHashMismatch: return "prev_hash is not the previous event's hash"
+        case .hashMismatch: return "hash does not match the event's contents (the row was altered)"
+        case .unreadable(let detail): return "the row cannot be read: \(detail)"
+        case .counterSequenceMismatch(let counterSeq):
+            return counterSeq.map { "the org counter says last_seq \($0)" } ?? "the org has no counter row"
+        case .counterHashMismatch: return "the org counter's last_hash is not the last event's hash"
+        }
+    }
+
+    /// Streams the export to standard output, progress to standard error.
+    static func export(org: UUID, format: AuditExportFormat, fromSeq: Int, on connection: Connection) throws -> Int32 {
+        let reporter = ProgressReporter(label: "export")
+        var last = (done: 0, total: 0)
+        let output = FileHandle.standardOutput
+        try AuditExport.export(
+            org: org, fromSeq: fromSeq, format: format, on: connection,
+            write: { bytes in try output.write(contentsOf: bytes) },
+            progress: { done, total in
+                last = (done, total)
+                reporter.update(done: done, total: total)
+            })
+        reporter.finish(done: last.done, total: last.total)
+        return 0
+    }
+}
