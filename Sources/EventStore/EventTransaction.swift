@@ -31,11 +31,12 @@ public struct EventTransaction {
 
     /// Appends `events` to `stream` in this transaction and runs the inline projections on them.
     ///
-    /// 1. checks the expected version (a read, before any lock);
-    /// 2. locks the org's counter row (creating it at `last_seq` 0 for a new org) — as late as possible;
-    /// 3. gives the events `org_seq` last+1…, `stream_version` current+1…, the database time as `recorded_at`, and
-    ///    chains their hashes from the counter's `last_hash`;
-    /// 4. inserts them, moves the counter row, runs the projections.
+    /// 1. locks the org's counter row (creating it at `last_seq` 0 for a new org) — after the decider's reads;
+    /// 2. gives the events `org_seq` last+1…, `stream_version` expected+1… (or, for `.any`, the version read under
+    ///    the lock +1…), the database time as `recorded_at`, and chains their hashes from the counter's `last_hash`;
+    /// 3. inserts them — the first insert only if the stream is still at the expected version, the last one together
+    ///    with the counter row's update — and runs the projections.
+    /// A one-event append with an expected version is 2 statements inside the caller's BEGIN … COMMIT.
     /// Nothing is visible until the transaction commits; a rollback also undoes the counter, so no hole is left.
     /// Throws `.wrongExpectedVersion` (also when a racer wins the unique constraint), `.duplicateEvent`,
     /// `.nothingToAppend`. After a thrown Postgres error the transaction is aborted: roll it back.
@@ -45,20 +46,9 @@ public struct EventTransaction {
     ) throws -> [RecordedEvent] {
         guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
         let orgText = org.uuidString.lowercased()
-        var streamVersion = 0
-        if let required = expectedVersion.required {
-            streamVersion = try self.streamVersion(org: org, stream: stream)
-            guard streamVersion == required else {
-                throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expectedVersion,
-                                                           actual: streamVersion)
-            }
-        }
-
         var counter = try lockCounter(org: orgText)
-        if expectedVersion == .any {
-            // Under the org lock no other append to this stream can commit before us: this read is final.
-            streamVersion = try self.streamVersion(org: org, stream: stream)
-        }
+        // Under the org lock no other append to this org can commit before us, so a version read now is final.
+        let streamVersion = try expectedVersion.required ?? self.streamVersion(org: org, stream: stream)
 
         let metadataJSON = metadata.json
         let metadataText = metadataJSON.canonicalText
@@ -72,16 +62,19 @@ public struct EventTransaction {
                     schemaVersion: event.schemaVersion, data: event.data, metadata: metadata,
                     metadataJSON: metadataJSON, recordedAt: counter.now, previousHash: counter.lastHash, hash: [])
                 next.hash = EventChain.hash(previous: counter.lastHash, canonical: next.canonicalBytes)
-                let row = try connection.queryPrepared("""
-                    INSERT INTO events (org_id, org_seq, stream_id, stream_version, event_id, event_type,
-                                        schema_version, data, metadata, recorded_at, prev_hash, hash)
-                    VALUES ($1::uuid, $2::bigint, $3, $4::bigint, $5::uuid, $6, $7::integer, $8::jsonb, $9::jsonb,
-                            $10::timestamptz, $11, $12)
-                    RETURNING global_pos, tx_id
-                    """, [.text(orgText), .int(next.orgSeq), .text(stream), .int(next.streamVersion),
-                          .text(event.eventId.uuidString.lowercased()), .text(event.eventType),
-                          .int(event.schemaVersion), .text(event.data.canonicalText), .text(metadataText),
-                          .text(counter.now), .bytea(next.previousHash), .bytea(next.hash)]).rows[0]
+                let isFirst = offset == 0
+                let isLast = offset == events.count - 1
+                let rows = try connection.queryPrepared(
+                    Self.insertStatement(guardVersion: isFirst, moveCounter: isLast),
+                    [.text(orgText), .int(next.orgSeq), .text(stream), .int(next.streamVersion),
+                     .text(event.eventId.uuidString.lowercased()), .text(event.eventType),
+                     .int(event.schemaVersion), .text(event.data.canonicalText), .text(metadataText),
+                     .text(counter.now), .bytea(next.previousHash), .bytea(next.hash)]).rows
+                guard let row = rows.first else {
+                    // The guard refused: the stream is not at the version the caller expected.
+                    let actual = try self.streamVersion(org: org, stream: stream)
+                    throw EventStoreError.wrongExpectedVersion(stream: stream, expected: expectedVersion, actual: actual)
+                }
                 next.globalPosition = try row.int("global_pos")
                 guard let transactionId = UInt64(try row.string("tx_id")) else {
                     throw EventStoreError.malformedRow("tx_id is not a number")
@@ -102,15 +95,43 @@ public struct EventTransaction {
             }
         }
 
-        try connection.queryPrepared(
-            "UPDATE event_orgs SET last_seq = $2::bigint, last_hash = $3 WHERE org_id = $1::uuid",
-            [.text(orgText), .int(counter.lastSeq), .bytea(counter.lastHash)])
         for event in recorded {
             for projection in projections {
                 try projection.apply(event, on: connection, tables: .live)
             }
         }
         return recorded
+    }
+
+    /// The INSERT of one event. `guardVersion`: insert only if the stream's version is still `$4 - 1` (the caller's
+    /// expectation), else return no row. `moveCounter`: also set the org's counter row to this event (`$2`, `$12`).
+    static func insertStatement(guardVersion: Bool, moveCounter: Bool) -> String {
+        let values = """
+            SELECT $1::uuid, $2::bigint, $3, $4::bigint, $5::uuid, $6, $7::integer, $8::jsonb, $9::jsonb,
+                   $10::timestamptz, $11::bytea, $12::bytea
+            """
+        let guarded = guardVersion
+            ? values + """
+
+                WHERE (SELECT coalesce(max(stream_version), 0) FROM events
+                       WHERE org_id = $1::uuid AND stream_id = $3) = $4::bigint - 1
+                """
+            : values
+        let insert = """
+            INSERT INTO events (org_id, org_seq, stream_id, stream_version, event_id, event_type,
+                                schema_version, data, metadata, recorded_at, prev_hash, hash)
+            \(guarded)
+            RETURNING global_pos, tx_id
+            """
+        guard moveCounter else { return insert }
+        return """
+            WITH inserted AS (\(insert)),
+            moved AS (
+                UPDATE event_orgs SET last_seq = $2::bigint, last_hash = $12::bytea
+                WHERE org_id = $1::uuid AND EXISTS (SELECT 1 FROM inserted)
+            )
+            SELECT global_pos, tx_id FROM inserted
+            """
     }
 
     /// The org's counter row, locked until the transaction ends, and the database clock read after the lock.
