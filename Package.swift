@@ -60,7 +60,9 @@ let package = Package(
         .executableTarget(name: "handoff-bench", dependencies: ["EventStore", "Postgres"], swiftSettings: strict),
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["Migrate", "Postgres"], path: "Tests/TestSupport", swiftSettings: strict
+        ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),

@@ -10,11 +10,7 @@ struct AuditFixture {
 
     /// Creates and migrates a database of its own.
     static func migrated() throws -> AuditFixture {
-        let database = try ScratchDatabase.create(prefix: "audit")
-        let owner = try Connection(configuration: PostgresConfiguration(url: database.ownerURL))
-        defer { owner.close() }
-        _ = try Migrator(migrations: Migration.bundled()).run(on: owner)
-        return AuditFixture(database: database)
+        AuditFixture(database: try ScratchDatabase.migrated(prefix: "audit"))
     }
 
     func appConnection() throws -> Connection {

@@ -11,11 +11,7 @@ struct Fixture {
 
     /// Creates and migrates a database of its own.
     static func migrated() throws -> Fixture {
-        let database = try ScratchDatabase.create(prefix: "events")
-        let owner = try Connection(configuration: PostgresConfiguration(url: database.ownerURL))
-        defer { owner.close() }
-        _ = try Migrator(migrations: Migration.bundled()).run(on: owner)
-        return Fixture(database: database)
+        Fixture(database: try ScratchDatabase.migrated(prefix: "events"))
     }
 
     /// The application role's configuration (INSERT and SELECT on events), as `serve` and `work` use it.
