@@ -1,0 +1,26 @@
+import Domain
+import HTTPServer
+
+/// The S2S gate at the edge: `Authorization: Bearer sk_live_…` → the key's holder, or a 401.
+///
+/// A key that does not parse (wrong prefix, length, characters or checksum) is refused before any database lookup.
+enum SecretKeyAuthentication {
+    /// The holder of the request's live key, or a 401 `APIError` naming what is wrong (never echoing the key).
+    static func authenticate(_ request: Request, _ environment: Environment) throws -> TenantDirectory.KeyHolder {
+        guard let header = request.headers["Authorization"] else {
+            throw APIError.unauthorized("an Authorization header with 'Bearer sk_live_…' is required")
+        }
+        let scheme = "Bearer "
+        guard header.hasPrefix(scheme) else {
+            throw APIError.unauthorized("the Authorization header must be 'Bearer sk_live_…'")
+        }
+        let text = String(header.dropFirst(scheme.count))
+        guard case .success(let key) = SecretKey.parse(text) else {
+            throw APIError.unauthorized("the secret key is malformed (check for a typo)")
+        }
+        guard let holder = try environment.tenants.holder(of: key) else {
+            throw APIError.unauthorized("the secret key is unknown or revoked")
+        }
+        return holder
+    }
+}
