@@ -141,7 +141,9 @@ public struct TenantDirectory: Sendable {
             guard !hashes.isEmpty else { throw Refusal.noLiveKeyWithPrefix }
             try transaction.append(
                 org: current.orgId.uuid, stream: TenantStreams.project(project), expectedVersion: .any,
-                events: try hashes.map { try NewEvent(SecretKeyRevoked(projectId: project, keyHash: $0, prefix: prefix)) },
+                events: try hashes.map {
+                    try NewEvent(SecretKeyRevoked(projectId: project, keyHash: $0, prefix: prefix))
+                },
                 metadata: metadata)
             return hashes.count
         }

@@ -103,7 +103,9 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         if let tracker = change.tracker { next.tracker = tracker }
         if next.tracker == .none {
             // A link without a tracker has no meaning; dropping the tracker drops its link.
-            if change.tracker == ProjectSettings.Tracker.none, change.trackerLink == .unchanged { next.trackerLink = nil }
+            if change.tracker == ProjectSettings.Tracker.none, change.trackerLink == .unchanged {
+                next.trackerLink = nil
+            }
             if next.trackerLink != nil {
                 return .failure(FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
                                              rule: "be null while the tracker is none"))

@@ -26,7 +26,8 @@ public struct TenantProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(tables["projects"]) (project_id, org_id, name, paywall_url, return_scheme,
                     android_package, ios_bundle_id, fingerprint, tracker, tracker_link, created_at, updated_at)
-                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11::timestamptz, $11::timestamptz)
+                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11::timestamptz,
+                        $11::timestamptz)
                 """, [.text(created.projectId), org] + Self.values(created.settings) + [at])
         case ProjectSettingsChanged.eventType:
             let changed = try event.decode(ProjectSettingsChanged.self)

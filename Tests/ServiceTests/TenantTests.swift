@@ -223,3 +223,27 @@ enum SecretKeyText {
         Domain.SecretKey(randomBytes: (0..<32).map { _ in UInt8.random(in: 0...255) }).text
     }
 }
+
+/// The per-key budget on `/s2s/*`.
+@Suite struct SecretKeyRateLimitTests {
+    @Test func aKeyOverItsBudgetGets429WithRetryAfterAndAnotherKeyIsUnaffected() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let b = try fixture.tenant()
+        let limit = RateLimit(name: "s2s-test-\(UInt32.random(in: 0...UInt32.max))", perSecond: 0.1, burst: 3,
+                              onFailure: .openWithCap(perProcessPerSecond: 3))
+        let api = try fixture.responder(s2sLimit: limit)
+        let statuses = (0..<5).map { _ in api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: a.key)).status }
+        #expect(statuses == [200, 200, 200, 429, 429])
+        let limited = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: a.key))
+        #expect(limited.headers["Retry-After"] == "10")
+        #expect(bodyText(limited)
+            == #"{"statusCode":429,"code":"RATE_LIMITED","message":"too many requests; retry after 10 s"}"#)
+        #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: b.key)).status == 200)
+    }
+
+    @Test func theDefaultS2SLimitIs100PerSecondWithBursts200AndFailsOpen() {
+        #expect(Environment.defaultS2SLimit.perSecond == 100 && Environment.defaultS2SLimit.burst == 200)
+        #expect(Environment.defaultS2SLimit.onFailure == .openWithCap(perProcessPerSecond: 200))
+    }
+}
