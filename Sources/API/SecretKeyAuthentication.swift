@@ -1,5 +1,6 @@
 import Domain
 import HTTPServer
+import Postgres
 
 /// The S2S gate at the edge: `Authorization: Bearer sk_live_…` → the key's holder, or a 401.
 ///
@@ -18,9 +19,15 @@ enum SecretKeyAuthentication {
         guard case .success(let key) = SecretKey.parse(text) else {
             throw APIError.unauthorized("the secret key is malformed (check for a typo)")
         }
-        guard let holder = try environment.tenants.holder(of: key) else {
-            throw APIError.unauthorized("the secret key is unknown or revoked")
+        let holder: TenantDirectory.KeyHolder?
+        do {
+            holder = try environment.tenants.holder(of: key)
+        } catch let error as PostgresError
+            where [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) {
+            // The key cannot be checked right now: say so, rather than 401 (a good key) or 500 (nothing is broken).
+            throw APIError.unavailable("the database is not answering; retry later", retryAfterSeconds: 1)
         }
+        guard let holder else { throw APIError.unauthorized("the secret key is unknown or revoked") }
         return holder
     }
 }

@@ -25,9 +25,9 @@ public enum AdminCommand {
 
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         let words = Array(arguments.prefix(2))
-        if arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" {
+        if arguments.first == "--help" || arguments.first == "-h" {
             print(usage)
-            return arguments.isEmpty ? 2 : 0
+            return 0
         }
         do {
             let command = try parse(arguments)
