@@ -11,8 +11,9 @@ enum SecretKeyAuthentication {
         guard let header = request.headers["Authorization"] else {
             throw APIError.unauthorized("an Authorization header with 'Bearer sk_live_…' is required")
         }
-        let scheme = "Bearer "
-        guard header.hasPrefix(scheme) else {
+        // The scheme is case-insensitive (RFC 9110 §11.1); the key itself is parsed exactly.
+        let scheme = "bearer "
+        guard header.prefix(scheme.count).lowercased() == scheme else {
             throw APIError.unauthorized("the Authorization header must be 'Bearer sk_live_…'")
         }
         let text = String(header.dropFirst(scheme.count))

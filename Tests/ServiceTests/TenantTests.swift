@@ -92,6 +92,16 @@ import Testing
         #expect(missing.status == 401)
         #expect(bodyText(missing) == unauthorized("an Authorization header with 'Bearer sk_live_…' is required"))
 
+        let basic = api.respond(to: Request(
+            method: .get, path: "/s2s/v1/project", query: [:], headers: Headers([("Authorization", "Basic abc")]),
+            body: [], clientIP: "203.0.113.7", remoteAddress: "203.0.113.7"))
+        #expect(bodyText(basic) == unauthorized("the Authorization header must be 'Bearer sk_live_…'"))
+        let lowercaseScheme = api.respond(to: Request(
+            method: .get, path: "/s2s/v1/project", query: [:],
+            headers: Headers([("Authorization", "bearer " + tenant.key)]),
+            body: [], clientIP: "203.0.113.7", remoteAddress: "203.0.113.7"))
+        #expect(lowercaseScheme.status == 200)
+
         // A typo fails the checksum and is refused before any lookup: this edge's database cannot even be reached.
         let noDatabase = try fixture.responder(postgresURL: "postgresql://handoff_app@127.0.0.1:1/none")
         var typo = Array(tenant.key)
