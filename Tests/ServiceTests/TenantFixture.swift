@@ -25,11 +25,13 @@ struct TenantFixture {
     }
 
     /// The edge as `serve` builds it, over the application role; `postgresURL` overrides the database.
-    func responder(postgresURL: String? = nil, s2sLimit: RateLimit = Environment.defaultS2SLimit) throws
-        -> APIResponder {
+    func responder(postgresURL: String? = nil, redisURL: String? = nil,
+                   s2sLimit: RateLimit = Environment.defaultS2SLimit) throws -> APIResponder {
         let environment = Environment(
             postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: 2)),
-            redis: RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 2)),
+            redis: RedisPool(configuration: try RedisConfiguration(
+                url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
+                commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             s2sLimit: s2sLimit)
         return APIResponder(environment: environment)

@@ -210,7 +210,7 @@ import Testing
     @Test func replayRebuildsTheTenantTablesEqualToTheLiveOnes() throws {
         let fixture = try TenantFixture.migrated()
         let a = try fixture.tenant(["--fingerprint", "on"])
-        _ = try fixture.tenant()
+        let b = try fixture.tenant()
         _ = try fixture.admin(["key", "create", "--project", a.project])
         _ = try fixture.admin(["key", "revoke", "--project", a.project, "--prefix", String(a.key.prefix(16))])
         let api = try fixture.responder()
@@ -221,8 +221,11 @@ import Testing
                 + owner.query("SELECT * FROM projects ORDER BY project_id").rows.map(\.values) + [["--"]]
                 + owner.query("SELECT * FROM secret_keys ORDER BY key_hash").rows.map(\.values)
         }
-        _ = api
+        let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: b.key,
+                                                  body: #"{"name":"B2","returnScheme":"bee"}"#))
+        #expect(patched.status == 200)
         let live = try snapshot()
+        #expect(live.count == 2 + 1 + 2 + 1 + 3)
         try owner.execute("UPDATE projects SET name = 'wrong'; DELETE FROM secret_keys")
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
         #expect(report.tables == ["organizations", "projects", "secret_keys"])
@@ -253,6 +256,22 @@ enum SecretKeyText {
         #expect(bodyText(limited)
             == #"{"statusCode":429,"code":"RATE_LIMITED","message":"too many requests; retry after 10 s"}"#)
         #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: b.key)).status == 200)
+    }
+
+    @Test func whileRedisIsStoppedS2SRequestsStillPassUpToThePerProcessCap() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let redis = try ScratchRedis()
+        let limit = RateLimit(name: "s2s-down-\(UInt32.random(in: 0...UInt32.max))", perSecond: 100, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 1000))
+        let api = try fixture.responder(redisURL: redis.url, s2sLimit: limit)
+        #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status == 200)
+        redis.pause()
+        defer { redis.resume() }
+        let statuses = (0..<5).map { _ in api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status }
+        #expect(statuses == [200, 200, 200, 200, 200])
+        let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: tenant.key, body: #"{"name":"Up"}"#))
+        #expect(patched.status == 200)
     }
 
     @Test func theDefaultS2SLimitIs100PerSecondWithBursts200AndFailsOpen() {
