@@ -52,7 +52,7 @@ let package = Package(
         // Composition root: configuration, subcommands, signals. `main` only calls into it.
         .target(
             name: "Service",
-            dependencies: ["API", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
+            dependencies: ["API", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
             swiftSettings: strict
         ),
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
@@ -89,7 +89,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Service", "API", "HTTPServer", "HTTPClient", "Postgres", "Redis", "Telemetry", "TestSupport",
+                "Service", "API", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
+                "Telemetry", "TestSupport",
             ],
             swiftSettings: strict
         ),

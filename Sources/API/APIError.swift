@@ -25,6 +25,16 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(status: 400, code: .validationFailed, message: message)
     }
 
+    /// 401 for a missing, malformed, unknown or revoked secret key.
+    public static func unauthorized(_ message: String) -> APIError {
+        APIError(status: 401, code: .unauthorized, message: message)
+    }
+
+    /// 400 for one refused field, with the refusal's own machine code.
+    public init(_ refusal: FieldRefusal) {
+        self.init(status: 400, code: refusal.code, message: refusal.message)
+    }
+
     /// 404 for a path no route has.
     public static let notFound = APIError(status: 404, code: .notFound, message: "no route for this path")
 

@@ -55,10 +55,18 @@ public struct APIResponder: Responder {
         return response
     }
 
-    /// Runs the handler; a typed refusal becomes its JSON body, anything else a generic 500.
+    /// Authenticates and rate-limits S2S routes, runs the handler; a typed refusal becomes its JSON body, anything
+    /// else a generic 500.
     private func run(_ route: Route, _ request: Request, requestID: String, pattern: String) -> Response {
         do {
-            return try Handlers.handle(route, request, environment)
+            var context = RequestContext(requestID: requestID)
+            if route.access == .secretKey {
+                let holder = try SecretKeyAuthentication.authenticate(request, environment)
+                let decision = environment.rateLimiter.check(environment.s2sLimit, key: holder.prefix)
+                if let refusal = APIError.refusal(for: decision) { throw refusal }
+                context.keyHolder = holder
+            }
+            return try Handlers.handle(route, request, context, environment)
         } catch let refusal as APIError {
             return JSONResponse.error(refusal)
         } catch {

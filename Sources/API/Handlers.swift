@@ -1,13 +1,17 @@
 import HTTPServer
 
-/// Sends each route to its handler: `(Request, Environment) throws -> Response`.
+/// Sends each route to its handler: `(Request, [RequestContext,] Environment) throws -> Response`.
 enum Handlers {
-    static func handle(_ route: Route, _ request: Request, _ environment: Environment) throws -> Response {
+    static func handle(
+        _ route: Route, _ request: Request, _ context: RequestContext, _ environment: Environment
+    ) throws -> Response {
         switch route {
         case .healthz: return HealthHandler.healthz(request, environment)
         case .readyz: return try HealthHandler.readyz(request, environment)
         case .metrics: return MetricsHandler.metrics(request, environment)
         case .openAPI: return OpenAPIHandler.document(request, environment)
+        case .project: return try ProjectHandler.show(request, context.tenant(), environment)
+        case .updateProject: return try ProjectHandler.update(request, context, environment)
         }
     }
 }

@@ -13,14 +13,30 @@ enum OpenAPIDocument {
     {"openapi":"3.1.0",\
     "info":{"title":"Handoff","version":"0.1.0","description":"Carries a web purchase into a mobile app."},\
     "components":{"schemas":{"Error":{"type":"object","required":["statusCode","message"],\
-    "properties":{"statusCode":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"}}}}},\
+    "properties":{"statusCode":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"}}},\
+    "Project":{"type":"object","properties":{"projectId":{"type":"string","format":"uuid"},\
+    "orgId":{"type":"string","format":"uuid"},"name":{"type":"string"},"paywallUrl":{"type":["string","null"]},\
+    "returnScheme":{"type":["string","null"]},"androidPackage":{"type":["string","null"]},\
+    "iosBundleId":{"type":["string","null"]},"fingerprint":{"type":"boolean"},\
+    "tracker":{"enum":["none","appsflyer","adjust"]},"trackerLink":{"type":["string","null"]}}}},\
+    "securitySchemes":{"secretKey":{"type":"http","scheme":"bearer","description":"sk_live_…"}}},\
     "paths":{\
     "/healthz":{"get":{"summary":"The process answers","responses":{"200":{"description":"alive"}}}},\
     "/readyz":{"get":{"summary":"Postgres and Redis answer","responses":{"200":{"description":"ready"},\
     "503":{"description":"a dependency is down; the message names it",\
     "content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}},\
     "/metrics":{"get":{"summary":"Prometheus text format","responses":{"200":{"description":"metrics"}}}},\
-    "/openapi.json":{"get":{"summary":"This document","responses":{"200":{"description":"OpenAPI 3.1"}}}}\
+    "/openapi.json":{"get":{"summary":"This document","responses":{"200":{"description":"OpenAPI 3.1"}}}},\
+    "/s2s/v1/project":{\
+    "get":{"summary":"The key's project settings","security":[{"secretKey":[]}],"responses":{\
+    "200":{"description":"the project",\
+    "content":{"application/json":{"schema":{"$ref":"#/components/schemas/Project"}}}},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},"429":{"description":"over the key's limit"}}},\
+    "patch":{"summary":"Change the key's project settings (absent fields kept, null clears)",\
+    "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object"}}}},\
+    "responses":{"200":{"description":"the updated project"},\
+    "400":{"description":"a field is refused; the message names it"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"}}}}\
     }}
     """
 }

@@ -48,4 +48,12 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let keyPrefixFormat = MachineCode(rawValue: "VALIDATION_KEY_PREFIX_FORMAT")
     /// A paywall URL that is not an absolute `https` URL (`http` only for localhost).
     public static let paywallURLFormat = MachineCode(rawValue: "VALIDATION_PAYWALL_URL_FORMAT")
+    /// A project name that is empty, too long, or has control characters.
+    public static let projectNameFormat = MachineCode(rawValue: "VALIDATION_PROJECT_NAME_FORMAT")
+    /// A tracker that is not `none`, `appsflyer` or `adjust`.
+    public static let trackerFormat = MachineCode(rawValue: "VALIDATION_TRACKER_FORMAT")
+    /// A tracker link that is not an https URL, or missing while a tracker is chosen.
+    public static let trackerLinkFormat = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_FORMAT")
+    /// An `on`/`off` flag (`--fingerprint`) with another value.
+    public static let switchFormat = MachineCode(rawValue: "VALIDATION_SWITCH_FORMAT")
 }

@@ -68,6 +68,9 @@ public enum Commands {
                         org and first bad org_seq when one is broken
               audit export --org ID --format jsonl|csv [--from-seq N]
                         stream an org's history with each event's hashes to stdout (docs/audit.md)
+              admin org|project|key …
+                        create organizations, projects and secret keys (JSON on stdout;
+                        see handoff admin --help)
               help      this text
 
             configuration (environment variables, default in brackets):

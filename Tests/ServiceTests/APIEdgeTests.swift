@@ -94,12 +94,12 @@ import Testing
         #expect(!body.contains("/missing/path"))
     }
 
-    @Test func theOpenAPIDocumentIsJSONAndListsEveryOpsRoute() throws {
+    @Test func theOpenAPIDocumentIsJSONAndListsEveryRoute() throws {
         let response = try responder().respond(to: request(.get, "/openapi.json"))
         #expect(response.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json"])
+        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project"])
     }
 
     @Test func everyRequestWritesOneJSONLogLineWithoutTheClientIP() throws {

@@ -1,0 +1,80 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// `GET` and `PATCH /s2s/v1/project`: the key's own project, never another.
+enum ProjectHandler {
+    static func show(_ request: Request, _ tenant: TenantDirectory.KeyHolder, _ environment: Environment) throws
+        -> Response {
+        guard let project = try environment.tenants.project(tenant.projectId, org: tenant.orgId) else {
+            throw APIError.unauthorized("the secret key is unknown or revoked")
+        }
+        return try JSONResponse.encode(project)
+    }
+
+    static func update(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        let tenant = try context.tenant()
+        let change = try JSONBody.decode(ProjectSettingsPatch.self, from: request).change
+        let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        do {
+            let project = try environment.tenants.updateProject(
+                tenant.projectId, org: tenant.orgId, change: change, metadata: metadata)
+            return try JSONResponse.encode(project)
+        } catch TenantDirectory.Refusal.invalid(let refusal) {
+            throw APIError(refusal)
+        } catch TenantDirectory.Refusal.unknownProject {
+            throw APIError.unauthorized("the secret key is unknown or revoked")
+        }
+    }
+}
+
+/// The body of `PATCH /s2s/v1/project`: any of the settings fields; an absent field is kept, `null` clears an
+/// optional one. Unknown fields are refused, so a misspelt field is not silently ignored.
+struct ProjectSettingsPatch: Decodable {
+    var change = ProjectSettingsChange(fields: .json)
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let known: Set<String> = [
+        "name", "paywallUrl", "returnScheme", "androidPackage", "iosBundleId", "fingerprint", "tracker", "trackerLink",
+    ]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !Self.known.contains(key.stringValue) {
+            throw APIError.validation("field '\(JSONBody.path([key]))' is not a project setting")
+        }
+        func text(_ name: String) throws -> SettingChange {
+            let key = Key(name)
+            guard container.contains(key) else { return .unchanged }
+            if try container.decodeNil(forKey: key) { return .clear }
+            return .set(try container.decode(String.self, forKey: key))
+        }
+        change.name = try text("name")
+        change.paywallUrl = try text("paywallUrl")
+        change.returnScheme = try text("returnScheme")
+        change.androidPackage = try text("androidPackage")
+        change.iosBundleId = try text("iosBundleId")
+        change.trackerLink = try text("trackerLink")
+        let fingerprint = Key("fingerprint")
+        if container.contains(fingerprint) {
+            change.fingerprint = try container.decode(Bool.self, forKey: fingerprint)
+        }
+        let tracker = Key("tracker")
+        if container.contains(tracker) {
+            switch ProjectSettings.parseTracker(try container.decode(String.self, forKey: tracker)) {
+            case .success(let value): change.tracker = value
+            case .failure(let refusal): throw APIError(refusal)
+            }
+        }
+    }
+}

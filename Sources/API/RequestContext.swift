@@ -1,0 +1,20 @@
+import Domain
+
+/// What the edge learned about a request before its handler runs: its id and, on S2S routes, whose key it carries.
+public struct RequestContext: Sendable, Equatable {
+    /// The `X-Request-Id` of this request.
+    public var requestID: String
+    /// The live key's holder on `.secretKey` routes; nil on open routes.
+    public var keyHolder: TenantDirectory.KeyHolder?
+
+    public init(requestID: String, keyHolder: TenantDirectory.KeyHolder? = nil) {
+        self.requestID = requestID
+        self.keyHolder = keyHolder
+    }
+
+    /// The key holder; a handler of a `.secretKey` route may rely on it (the edge refused the request otherwise).
+    func tenant() throws -> TenantDirectory.KeyHolder {
+        guard let holder = keyHolder else { throw APIError.unauthorized("a secret key is required") }
+        return holder
+    }
+}

@@ -1,0 +1,34 @@
+import Domain
+import HTTPServer
+import Postgres
+
+/// The S2S gate at the edge: `Authorization: Bearer sk_live_…` → the key's holder, or a 401.
+///
+/// A key that does not parse (wrong prefix, length, characters or checksum) is refused before any database lookup.
+enum SecretKeyAuthentication {
+    /// The holder of the request's live key, or a 401 `APIError` naming what is wrong (never echoing the key).
+    static func authenticate(_ request: Request, _ environment: Environment) throws -> TenantDirectory.KeyHolder {
+        guard let header = request.headers["Authorization"] else {
+            throw APIError.unauthorized("an Authorization header with 'Bearer sk_live_…' is required")
+        }
+        // The scheme is case-insensitive (RFC 9110 §11.1); the key itself is parsed exactly.
+        let scheme = "bearer "
+        guard header.prefix(scheme.count).lowercased() == scheme else {
+            throw APIError.unauthorized("the Authorization header must be 'Bearer sk_live_…'")
+        }
+        let text = String(header.dropFirst(scheme.count))
+        guard case .success(let key) = SecretKey.parse(text) else {
+            throw APIError.unauthorized("the secret key is malformed (check for a typo)")
+        }
+        let holder: TenantDirectory.KeyHolder?
+        do {
+            holder = try environment.tenants.holder(of: key)
+        } catch let error as PostgresError
+            where [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) {
+            // The key cannot be checked right now: say so, rather than 401 (a good key) or 500 (nothing is broken).
+            throw APIError.unavailable("the database is not answering; retry later", retryAfterSeconds: 1)
+        }
+        guard let holder else { throw APIError.unauthorized("the secret key is unknown or revoked") }
+        return holder
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// A project's settings as tenants read and change them (`GET`/`PATCH /s2s/v1/project`, `handoff admin project`).
+///
+/// Optional values are nil when unset. The invariant `apply(_:)` keeps: a tracker other than `none` has a link.
+public struct ProjectSettings: Codable, Hashable, Sendable {
+    public var name: String
+    public var paywallUrl: String?
+    public var returnScheme: String?
+    public var androidPackage: String?
+    public var iosBundleId: String?
+    public var fingerprint: Bool
+    public var tracker: Tracker
+    public var trackerLink: String?
+
+    /// Where a project sends install attribution.
+    public enum Tracker: String, Codable, Hashable, Sendable, CaseIterable {
+        case none, appsflyer, adjust
+    }
+
+    /// The most characters a project name may have.
+    public static let maxNameLength = 200
+
+    public init(name: String, paywallUrl: String? = nil, returnScheme: String? = nil, androidPackage: String? = nil,
+                iosBundleId: String? = nil, fingerprint: Bool = false, tracker: Tracker = .none,
+                trackerLink: String? = nil) {
+        self.name = name
+        self.paywallUrl = paywallUrl
+        self.returnScheme = returnScheme
+        self.androidPackage = androidPackage
+        self.iosBundleId = iosBundleId
+        self.fingerprint = fingerprint
+        self.tracker = tracker
+        self.trackerLink = trackerLink
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink
+    }
+
+    /// Writes every key, unset values as `null`, so readers always see the full shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(paywallUrl, forKey: .paywallUrl)
+        try container.encode(returnScheme, forKey: .returnScheme)
+        try container.encode(androidPackage, forKey: .androidPackage)
+        try container.encode(iosBundleId, forKey: .iosBundleId)
+        try container.encode(fingerprint, forKey: .fingerprint)
+        try container.encode(tracker, forKey: .tracker)
+        try container.encode(trackerLink, forKey: .trackerLink)
+    }
+
+    /// The settings of a new project named `name` with `change` applied, or the first refusal.
+    public static func new(name: String, nameField: String = "name",
+                           change: ProjectSettingsChange) -> Result<ProjectSettings, FieldRefusal> {
+        var withName = change
+        withName.name = .set(name)
+        withName.fields.name = nameField
+        return ProjectSettings(name: "").applying(withName)
+    }
+
+    /// These settings with `change` applied, each value validated, or the first refusal (fields in declaration
+    /// order, then the tracker/link pairing). Pure: no state but `self`.
+    public func applying(_ change: ProjectSettingsChange) -> Result<ProjectSettings, FieldRefusal> {
+        var next = self
+        let fields = change.fields
+        switch change.name {
+        case .unchanged: break
+        case .clear: return .failure(Self.nameRefusal(fields.name))
+        case .set(let text):
+            guard !text.isEmpty, text.count <= Self.maxNameLength,
+                  !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return .failure(Self.nameRefusal(fields.name)) }
+            next.name = text
+        }
+        do {
+            next.paywallUrl = try change.paywallUrl.applied(to: paywallUrl) {
+                try PaywallURL.parse($0, field: fields.paywallUrl).get().text
+            }
+            next.returnScheme = try change.returnScheme.applied(to: returnScheme) {
+                try ReturnScheme.parse($0, field: fields.returnScheme).get().text
+            }
+            next.androidPackage = try change.androidPackage.applied(to: androidPackage) {
+                try AndroidPackage.parse($0, field: fields.androidPackage).get().text
+            }
+            next.iosBundleId = try change.iosBundleId.applied(to: iosBundleId) {
+                try IOSBundleID.parse($0, field: fields.iosBundleId).get().text
+            }
+            next.trackerLink = try change.trackerLink.applied(to: trackerLink) { text in
+                guard case .success(let url) = PaywallURL.parse(text, field: fields.trackerLink) else {
+                    throw FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
+                                       rule: "be an absolute https URL without user info")
+                }
+                return url.text
+            }
+        } catch let refusal as FieldRefusal {
+            return .failure(refusal)
+        } catch {
+            return .failure(FieldRefusal(field: fields.name, code: .validationFailed, rule: "be valid"))
+        }
+        if let fingerprint = change.fingerprint { next.fingerprint = fingerprint }
+        if let tracker = change.tracker { next.tracker = tracker }
+        if next.tracker == .none {
+            // A link without a tracker has no meaning; dropping the tracker drops its link.
+            if change.tracker == ProjectSettings.Tracker.none, change.trackerLink == .unchanged {
+                next.trackerLink = nil
+            }
+            if next.trackerLink != nil {
+                return .failure(FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
+                                             rule: "be null while the tracker is none"))
+            }
+        } else if next.trackerLink == nil {
+            return .failure(FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
+                                         rule: "be given when the tracker is \(next.tracker.rawValue)"))
+        }
+        return .success(next)
+    }
+
+    /// Parses a tracker name; refuses with `VALIDATION_TRACKER_FORMAT` naming `field`.
+    public static func parseTracker(_ text: String, field: String = "tracker") -> Result<Tracker, FieldRefusal> {
+        guard let tracker = Tracker(rawValue: text) else {
+            return .failure(FieldRefusal(field: field, code: .trackerFormat, rule: "be none, appsflyer or adjust"))
+        }
+        return .success(tracker)
+    }
+
+    private static func nameRefusal(_ field: String) -> FieldRefusal {
+        FieldRefusal(field: field, code: .projectNameFormat,
+                     rule: "be 1 to \(maxNameLength) characters without control characters")
+    }
+}
+
+/// What to do with one optional setting: keep it, set it (to be validated), or clear it.
+public enum SettingChange: Hashable, Sendable {
+    case unchanged
+    case set(String)
+    case clear
+
+    func applied(to current: String?, _ validate: (String) throws -> String) throws -> String? {
+        switch self {
+        case .unchanged: return current
+        case .clear: return nil
+        case .set(let text): return try validate(text)
+        }
+    }
+}
+
+/// A requested change of project settings, with the names the caller used for each field (JSON keys or CLI flags)
+/// so a refusal names what the caller typed.
+public struct ProjectSettingsChange: Hashable, Sendable {
+    public var name: SettingChange = .unchanged
+    public var paywallUrl: SettingChange = .unchanged
+    public var returnScheme: SettingChange = .unchanged
+    public var androidPackage: SettingChange = .unchanged
+    public var iosBundleId: SettingChange = .unchanged
+    public var fingerprint: Bool?
+    public var tracker: ProjectSettings.Tracker?
+    public var trackerLink: SettingChange = .unchanged
+    public var fields: FieldNames = .json
+
+    public init(fields: FieldNames = .json) { self.fields = fields }
+
+    /// Whether nothing would change.
+    public var isEmpty: Bool {
+        name == .unchanged && paywallUrl == .unchanged && returnScheme == .unchanged && androidPackage == .unchanged
+            && iosBundleId == .unchanged && fingerprint == nil && tracker == nil && trackerLink == .unchanged
+    }
+
+    /// How the caller names each field in refusals.
+    public struct FieldNames: Hashable, Sendable {
+        public var name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink:
+            String
+
+        /// The JSON keys of `PATCH /s2s/v1/project`.
+        public static let json = FieldNames(
+            name: "name", paywallUrl: "paywallUrl", returnScheme: "returnScheme", androidPackage: "androidPackage",
+            iosBundleId: "iosBundleId", fingerprint: "fingerprint", tracker: "tracker", trackerLink: "trackerLink")
+        /// The flags of `handoff admin project create|update`.
+        public static let flags = FieldNames(
+            name: "--name", paywallUrl: "--paywall-url", returnScheme: "--return-scheme",
+            androidPackage: "--android-package", iosBundleId: "--ios-bundle-id", fingerprint: "--fingerprint",
+            tracker: "--tracker", trackerLink: "--tracker-link")
+    }
+}

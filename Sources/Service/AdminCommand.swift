@@ -1,0 +1,187 @@
+import API
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// `handoff admin`: organizations, projects and secret keys, answering JSON on standard output.
+///
+/// Runs as `DATABASE_URL` (the application role suffices). Exit status: 0 done; 2 bad arguments (the message names
+/// the flag); 1 the command failed (unknown org or project, no such key, database errors).
+public enum AdminCommand {
+    static let usage = """
+        usage: handoff admin org create --name N
+               handoff admin project create --org ORG --name N [settings]
+               handoff admin project update PROJECT [--name N] [settings]
+               handoff admin key create --project P
+               handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
+        settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
+                  [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
+                  (an empty value clears an optional setting)
+        """
+
+    /// A refusal of the arguments: exit 2.
+    struct UsageError: Error { let message: String }
+
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let words = Array(arguments.prefix(2))
+        if arguments.first == "--help" || arguments.first == "-h" {
+            print(usage)
+            return 0
+        }
+        do {
+            let command = try parse(arguments)
+            guard let configuration = Commands.configuration(from: environment) else { return 2 }
+            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
+            defer { pool.close() }
+            let tenants = TenantDirectory(store: EventStore(pool: pool, projections: ProjectionRegistry.service))
+            let json = try perform(command, tenants: tenants)
+            print(json)
+            return 0
+        } catch let error as UsageError {
+            Commands.printError("handoff admin \(words.joined(separator: " ")): \(error.message)\n\(usage)")
+            return 2
+        } catch let refusal as TenantDirectory.Refusal {
+            if case .invalid(let field) = refusal {
+                Commands.printError("handoff admin \(words.joined(separator: " ")): \(field.message)")
+                return 2
+            }
+            Commands.printError("handoff admin \(words.joined(separator: " ")): \(refusal)")
+            return 1
+        } catch {
+            Commands.printError("handoff admin \(words.joined(separator: " ")): \(error)")
+            return 1
+        }
+    }
+
+    enum Command {
+        case createOrg(name: String)
+        case createProject(org: OrgID, settings: ProjectSettings)
+        case updateProject(ProjectID, ProjectSettingsChange)
+        case createKey(ProjectID)
+        case revokeKey(ProjectID, prefix: String)
+    }
+
+    static func parse(_ arguments: [String]) throws -> Command {
+        guard arguments.count >= 2 else { throw UsageError(message: "a subcommand is required") }
+        let rest = Array(arguments.dropFirst(2))
+        switch (arguments[0], arguments[1]) {
+        case ("org", "create"):
+            let flags = try Flags(rest, allowed: ["--name"])
+            return .createOrg(name: try flags.required("--name"))
+        case ("project", "create"):
+            let flags = try Flags(rest, allowed: ["--org", "--name"] + settingFlags)
+            let org = try field(OrgID.parse(try flags.required("--org"), field: "--org"))
+            let change = try settingsChange(flags)
+            let settings = try field(ProjectSettings.new(name: try flags.required("--name"), nameField: "--name",
+                                                         change: change))
+            return .createProject(org: org, settings: settings)
+        case ("project", "update"):
+            guard let id = rest.first, !id.hasPrefix("--") else {
+                throw UsageError(message: "the project id is required (project update PROJECT [flags])")
+            }
+            let project = try field(ProjectID.parse(id, field: "PROJECT"))
+            let flags = try Flags(Array(rest.dropFirst()), allowed: ["--name"] + settingFlags)
+            var change = try settingsChange(flags)
+            if let name = flags.values["--name"] { change.name = .set(name) }
+            guard !change.isEmpty else { throw UsageError(message: "give at least one setting to change") }
+            return .updateProject(project, change)
+        case ("key", "create"):
+            let flags = try Flags(rest, allowed: ["--project"])
+            return .createKey(try field(ProjectID.parse(try flags.required("--project"), field: "--project")))
+        case ("key", "revoke"):
+            let flags = try Flags(rest, allowed: ["--project", "--prefix"])
+            let project = try field(ProjectID.parse(try flags.required("--project"), field: "--project"))
+            let prefix = try field(SecretKey.parseVisiblePrefix(try flags.required("--prefix"), field: "--prefix"))
+            return .revokeKey(project, prefix: prefix)
+        default:
+            throw UsageError(message: "unknown subcommand \"\(arguments[0]) \(arguments[1])\"")
+        }
+    }
+
+    static func perform(_ command: Command, tenants: TenantDirectory) throws -> String {
+        let metadata = EventMetadata(actor: .admin("cli"))
+        switch command {
+        case .createOrg(let name):
+            let org = try tenants.createOrganization(name: name, metadata: metadata)
+            return try encode(["orgId": org.description])
+        case .createProject(let org, let settings):
+            let (project, key) = try tenants.createProject(org: org, settings: settings, metadata: metadata)
+            return try encode(["projectId": project.description, "secretKey": key.text])
+        case .updateProject(let project, let change):
+            return try encode(try tenants.updateProject(project, org: nil, change: change, metadata: metadata))
+        case .createKey(let project):
+            let key = try tenants.createKey(project: project, metadata: metadata)
+            return try encode(["secretKey": key.text])
+        case .revokeKey(let project, let prefix):
+            let count = try tenants.revokeKeys(project: project, prefix: prefix, metadata: metadata)
+            return "{\"prefix\":\"\(prefix)\",\"revoked\":\(count)}"
+        }
+    }
+
+    static let settingFlags = ["--paywall-url", "--return-scheme", "--android-package", "--ios-bundle-id",
+                               "--fingerprint", "--tracker", "--tracker-link"]
+
+    static func settingsChange(_ flags: Flags) throws -> ProjectSettingsChange {
+        var change = ProjectSettingsChange(fields: .flags)
+        func text(_ flag: String) -> SettingChange {
+            guard let value = flags.values[flag] else { return .unchanged }
+            return value.isEmpty ? .clear : .set(value)
+        }
+        change.paywallUrl = text("--paywall-url")
+        change.returnScheme = text("--return-scheme")
+        change.androidPackage = text("--android-package")
+        change.iosBundleId = text("--ios-bundle-id")
+        change.trackerLink = text("--tracker-link")
+        if let value = flags.values["--fingerprint"] {
+            switch value {
+            case "on": change.fingerprint = true
+            case "off": change.fingerprint = false
+            default:
+                throw UsageError(message: FieldRefusal(field: "--fingerprint", code: .switchFormat,
+                                                       rule: "be on or off").message)
+            }
+        }
+        if let value = flags.values["--tracker"] {
+            change.tracker = try field(ProjectSettings.parseTracker(value, field: "--tracker"))
+        }
+        return change
+    }
+
+    static func field<T>(_ result: Result<T, FieldRefusal>) throws -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let refusal): throw UsageError(message: refusal.message)
+        }
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// `--flag value` pairs; an unknown, repeated or valueless flag is a usage error naming it.
+    struct Flags {
+        var values: [String: String] = [:]
+
+        init(_ arguments: [String], allowed: [String]) throws {
+            var index = 0
+            while index < arguments.count {
+                let flag = arguments[index]
+                guard allowed.contains(flag) else {
+                    throw UsageError(message: "unknown argument \"\(flag)\"")
+                }
+                guard index + 1 < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+                guard values[flag] == nil else { throw UsageError(message: "\(flag) is given twice") }
+                values[flag] = arguments[index + 1]
+                index += 2
+            }
+        }
+
+        func required(_ flag: String) throws -> String {
+            guard let value = values[flag] else { throw UsageError(message: "\(flag) is required") }
+            return value
+        }
+    }
+}
