@@ -131,7 +131,9 @@ public enum AuditCommand {
             print("\(breaks.count) of \(orgs) orgs broken")
             return 1
         }
-        print("verified \(orgs) orgs, \(events) events: every hash chain and org_seq sequence is intact")
+        let orgWord = orgs == 1 ? "org" : "orgs"
+        let eventWord = events == 1 ? "event" : "events"
+        print("verified \(orgs) \(orgWord), \(events) \(eventWord): every hash chain and org_seq sequence is intact")
         return 0
     }
 

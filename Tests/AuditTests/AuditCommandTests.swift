@@ -149,7 +149,7 @@ import TestSupport
         #expect(!broken.stdout.contains(intact.uuidString.lowercased()))
         let one = try fixture.handoff(["audit", "verify", "--org", intact.uuidString])
         #expect(one.status == .exited(0))
-        #expect(one.stdout.contains("verified 1 orgs, 7 events"))
+        #expect(one.stdout.contains("verified 1 org, 7 events"))
     }
 
     @Test func badArgumentsExit2WithAMessageNamingTheArgument() throws {
