@@ -165,6 +165,16 @@ import Testing
             name: "paywall-buyer", count: 30, seconds: 60, onFailure: .closed))
     }
 
+    @Test func withoutIdentitySecretsThePaywallBuyerAnswers503() throws {
+        let fixture = try TenantFixture.migrated()
+        let p = try paywall(fixture)
+        let api = try fixture.responder(identity: nil)
+        let response = ask(api, ["projectId": p.tenant.project, "pass": p.pass])
+        #expect(response.status == 503 && response.headers["Retry-After"] == "60")
+        #expect(bodyText(response) == #"{"statusCode":503,"code":"SERVICE_UNAVAILABLE","# +
+            #""message":"buyer identity is not configured on this server"}"#)
+    }
+
     @Test func whileRedisIsStoppedThePaywallBuyerFailsClosedWith503() throws {
         let fixture = try TenantFixture.migrated()
         let p = try paywall(fixture)
