@@ -115,3 +115,12 @@ stop_redis() {
     for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     rm -f "$pidfile"
 }
+
+# Prints `export` lines for HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS with fresh random values
+# (local use only: infra/dev keeps them in .data/secrets.env, infra/test makes new ones per run).
+generate_identity_secrets() {
+    local rand='head -c 32 /dev/urandom | basenc --base64url | tr -d "=\n"'
+    echo "export HANDOFF_MASTER_KEY=$(eval "$rand")"
+    echo "export HANDOFF_LOOKUP_PEPPER=$(eval "$rand")"
+    echo "export HANDOFF_PASS_KEYS=local1:$(eval "$rand")"
+}

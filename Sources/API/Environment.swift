@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import Postgres
 import Redis
 import Telemetry
@@ -21,6 +22,19 @@ public struct Environment: Sendable {
     public let rateLimiter: RateLimiter
     /// The budget of each secret key on `/s2s/*`.
     public let s2sLimit: RateLimit
+    /// Buyers (commands and reads); nil when the identity secrets are not configured, and then the identity
+    /// endpoints answer 503.
+    public let buyers: BuyerDirectory?
+    /// The identity secrets (`HANDOFF_MASTER_KEY`, `HANDOFF_LOOKUP_PEPPER`, `HANDOFF_PASS_KEYS`), or nil.
+    public let identity: IdentitySecrets?
+    /// The budget of each client IP on `GET /public/paywall/buyer`.
+    public let paywallBuyerLimit: RateLimit
+    /// The current time; tests inject their own to expire passes.
+    public let clock: @Sendable () -> Date
+
+    /// 30 requests per minute per client IP; without Redis, 503 (fail closed).
+    public static let defaultPaywallBuyerLimit = RateLimit.perWindow(
+        name: "paywall-buyer", count: 30, seconds: 60, onFailure: .closed)
 
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
@@ -28,7 +42,9 @@ public struct Environment: Sendable {
 
     public init(
         postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
-        readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit
+        readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
+        identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -36,7 +52,12 @@ public struct Environment: Sendable {
         self.logger = logger
         self.defaultBodyLimit = defaultBodyLimit
         self.readinessTimeout = readinessTimeout
-        self.tenants = TenantDirectory(store: EventStore(pool: postgres, projections: ProjectionRegistry.service))
+        let store = EventStore(pool: postgres, projections: ProjectionRegistry.service)
+        self.tenants = TenantDirectory(store: store)
+        self.buyers = identity.map { BuyerDirectory(store: store, secrets: $0) }
+        self.identity = identity
+        self.paywallBuyerLimit = paywallBuyerLimit
+        self.clock = clock
         self.rateLimiter = RateLimiter(redis: redis)
         self.s2sLimit = s2sLimit
     }

@@ -12,6 +12,8 @@ enum Handlers {
         case .openAPI: return OpenAPIHandler.document(request, environment)
         case .project: return try ProjectHandler.show(request, context.tenant(), environment)
         case .updateProject: return try ProjectHandler.update(request, context, environment)
+        case .createUser: return try UserHandler.create(request, context, environment)
+        case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
         }
     }
 }

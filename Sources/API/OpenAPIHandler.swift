@@ -36,7 +36,24 @@ enum OpenAPIDocument {
     "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object"}}}},\
     "responses":{"200":{"description":"the updated project"},\
     "400":{"description":"a field is refused; the message names it"},\
-    "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"}}}}\
+    "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"}}}},\
+    "/s2s/v1/users":{"post":{"summary":"Find or create a buyer by externalId or (verified) e-mail",\
+    "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object",\
+    "properties":{"externalId":{"type":["string","null"]},"email":{"type":["string","null"]}}}}}},\
+    "responses":{"200":{"description":"{guid, user_id, paywallUrl}","content":{"application/json":{"schema":{\
+    "type":"object","properties":{"guid":{"type":"string","format":"uuid"},"user_id":{"type":"string"},\
+    "paywallUrl":{"type":["string","null"]}}}}}},\
+    "400":{"description":"neither field, or a field is refused; the message names it"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"},\
+    "503":{"description":"identity secrets not configured"}}}},\
+    "/public/paywall/buyer":{"get":{"summary":"Who the buyer on the paywall is (origin=app id, else a pass)",\
+    "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
+    {"name":"origin","in":"query","schema":{"type":"string"}},{"name":"id","in":"query","schema":{"type":"string"}},\
+    {"name":"pass","in":"query","schema":{"type":"string"}}],"responses":{\
+    "200":{"description":"{success:true, data:{guid, source: id|pass}}"},\
+    "400":{"description":"VISITOR_ID_FOREIGN_PROJECT or a malformed id"},\
+    "404":{"description":"nothing usable, a tampered or expired pass, or an unknown project"},\
+    "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}}\
     }}
     """
 }

@@ -10,6 +10,10 @@ public enum Route: Sendable, Equatable {
     case project
     /// `PATCH /s2s/v1/project`: change the key's project settings.
     case updateProject
+    /// `POST /s2s/v1/users`: find or create a buyer by externalId or e-mail; answers its guid and paywall URL.
+    case createUser
+    /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
+    case paywallBuyer
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -20,22 +24,24 @@ public enum Route: Sendable, Equatable {
         router.add(.get, "/openapi.json") { _ in .openAPI }
         router.add(.get, "/s2s/v1/project") { _ in .project }
         router.add(.patch, "/s2s/v1/project") { _ in .updateProject }
+        router.add(.post, "/s2s/v1/users") { _ in .createUser }
+        router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         return router
     }()
 
     /// Bytes of body this route accepts; nil takes the environment's default.
     var bodyLimit: Int? {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .project: return 0
-        case .updateProject: return 4096
+        case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer: return 0
+        case .updateProject, .createUser: return 4096
         }
     }
 
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI: return .open
-        case .project, .updateProject: return .secretKey
+        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer: return .open
+        case .project, .updateProject, .createUser: return .secretKey
         }
     }
 

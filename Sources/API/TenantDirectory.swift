@@ -173,6 +173,11 @@ public struct TenantDirectory: Sendable {
         try store.pool.withConnection { try project(id, org: org, on: $0, forUpdate: false) }
     }
 
+    /// The project `id` of whichever organization, or nil: for public routes, where a device names the project.
+    public func publicProject(_ id: ProjectID) throws -> Project? {
+        try store.pool.withConnection { try project(id, org: nil, on: $0, forUpdate: false) }
+    }
+
     private func project(_ id: ProjectID, org: OrgID?, on connection: Connection, forUpdate: Bool) throws -> Project? {
         let rows = try connection.query("""
             SELECT org_id::text AS org_id, name, paywall_url, return_scheme, android_package, ios_bundle_id,

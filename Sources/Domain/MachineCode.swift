@@ -56,4 +56,8 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let trackerLinkFormat = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_FORMAT")
     /// An `on`/`off` flag (`--fingerprint`) with another value.
     public static let switchFormat = MachineCode(rawValue: "VALIDATION_SWITCH_FORMAT")
+    /// An `externalId` outside 1–256 printable characters.
+    public static let externalIDFormat = MachineCode(rawValue: "VALIDATION_EXTERNAL_ID_FORMAT")
+    /// An `email` that is not a plausible address of at most 254 characters.
+    public static let emailFormat = MachineCode(rawValue: "VALIDATION_EMAIL_FORMAT")
 }

@@ -31,7 +31,7 @@ public struct PassKeys: Sendable {
     }
 
     /// True for 1–32 characters of `A–Z a–z 0–9 _ -`.
-    static func isKeyID(_ text: some StringProtocol) -> Bool {
+    public static func isKeyID(_ text: some StringProtocol) -> Bool {
         (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

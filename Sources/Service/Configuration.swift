@@ -28,6 +28,8 @@ public struct Configuration: Sendable {
     public var masterKey: Secret?
     /// `HANDOFF_LOOKUP_PEPPER`: at least 32 bytes, the HMAC key of e-mail and IP lookup hashes; nil when unset.
     public var lookupPepper: Secret?
+    /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
+    public var passKeys: [(id: String, key: Secret)]
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -65,6 +67,7 @@ public struct Configuration: Sendable {
         ("LOG_LEVEL", "info", "debug, info, warning or error"),
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
+        ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
     ]
 
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
@@ -90,6 +93,21 @@ public struct Configuration: Sendable {
         masterKey = try reader.base64URLSecret("HANDOFF_MASTER_KEY", byteCount: 32...32).map(Secret.init(bytes:))
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
+        passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }
+    }
+
+    /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil
+    /// when any of `HANDOFF_MASTER_KEY`, `HANDOFF_LOOKUP_PEPPER`, `HANDOFF_PASS_KEYS` is unset — named in
+    /// `missingIdentityVariables`. Without them `serve` still starts, logs a warning, and those endpoints answer 503.
+    public var identitySecrets: (masterKey: [UInt8], lookupPepper: [UInt8], passKeys: [(id: String, key: [UInt8])])? {
+        guard let masterKey, let lookupPepper, !passKeys.isEmpty else { return nil }
+        return (masterKey.bytes, lookupPepper.bytes, passKeys.map { ($0.id, $0.key.bytes) })
+    }
+
+    /// The identity variables that are unset, in the order of `variables`.
+    public var missingIdentityVariables: [String] {
+        (masterKey == nil ? ["HANDOFF_MASTER_KEY"] : []) + (lookupPepper == nil ? ["HANDOFF_LOOKUP_PEPPER"] : [])
+            + (passKeys.isEmpty ? ["HANDOFF_PASS_KEYS"] : [])
     }
 
     /// The master key and the lookup pepper, for the commands that read or write personal data; throws

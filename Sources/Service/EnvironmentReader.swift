@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Telemetry
 
@@ -82,6 +83,35 @@ struct EnvironmentReader {
             throw ConfigurationError(variable: name, problem: "must decode to \(bound) (it decodes to \(bytes.count))")
         }
         return bytes
+    }
+
+    /// `id:base64url,id:base64url,…` (spaces around items ignored): each id 1–32 of `A–Z a–z 0–9 _ -`, unique,
+    /// each key 32–1024 bytes. Empty when unset. Values are never echoed; ids are (they are not secret).
+    func passKeys(_ name: String) throws -> [(id: String, key: [UInt8])] {
+        guard let raw = text(name) else { return [] }
+        var keys: [(id: String, key: [UInt8])] = []
+        for (index, item) in raw.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            let entry = item.trimmingCharacters(in: .whitespaces)
+            let position = "item \(index + 1)"
+            guard let colon = entry.firstIndex(of: ":") else {
+                throw ConfigurationError(variable: name, problem: "\(position) must be id:base64url-key")
+            }
+            let id = String(entry[..<colon])
+            guard PassKeys.isKeyID(id) else {
+                throw ConfigurationError(variable: name,
+                                         problem: "\(position) must start with an id of 1–32 characters A-Z a-z 0-9 _ -")
+            }
+            guard !keys.contains(where: { $0.id == id }) else {
+                throw ConfigurationError(variable: name, problem: "the key id \(id) appears twice")
+            }
+            guard let bytes = Self.decodeBase64URL(String(entry[entry.index(after: colon)...])),
+                  (32...1024).contains(bytes.count) else {
+                throw ConfigurationError(variable: name, problem: "the key of \(id) must be base64url of 32–1024 "
+                    + "bytes, e.g. from `openssl rand 32 | basenc --base64url`")
+            }
+            keys.append((id, bytes))
+        }
+        return keys
     }
 
     /// Strict base64url: only the URL alphabet, `=` padding only at the end and only to a multiple of 4.

@@ -25,9 +25,16 @@ public final class RunningAPI: Sendable {
             connectTimeout: redisTimeout,
             commandTimeout: redisTimeout))
         let metrics = Metrics()
+        let identity = configuration.identitySecrets.map {
+            IdentitySecrets(masterKey: $0.masterKey, lookupPepper: $0.lookupPepper, passKeys: $0.passKeys)
+        }
+        if identity == nil {
+            logger.warning("buyer identity endpoints disabled (they answer 503): set "
+                + configuration.missingIdentityVariables.joined(separator: ", "))
+        }
         environment = Environment(
             postgres: postgres, redis: redis, metrics: metrics, logger: logger,
-            defaultBodyLimit: configuration.httpMaxBodyBytes)
+            defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

@@ -99,7 +99,8 @@ import Testing
         #expect(response.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project"])
+        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project", "/s2s/v1/users",
+                                   "/public/paywall/buyer"])
     }
 
     @Test func everyRequestWritesOneJSONLogLineWithoutTheClientIP() throws {

@@ -127,6 +127,43 @@ import Testing
         }
     }
 
+    @Test func passKeysAreReadCurrentFirstAndTheIdentitySecretsNeedAllThree() throws {
+        let key0 = String(repeating: "A", count: 43)
+        let configuration = try Configuration(environment: [
+            "HANDOFF_MASTER_KEY": Self.masterKeyText, "HANDOFF_LOOKUP_PEPPER": Self.pepperText,
+            "HANDOFF_PASS_KEYS": "kid1:\(Self.pepperText), kid0:\(key0)",
+        ])
+        #expect(configuration.passKeys.map(\.id) == ["kid1", "kid0"])
+        #expect(configuration.passKeys[1].key.bytes == [UInt8](repeating: 0, count: 32))
+        #expect(configuration.identitySecrets?.passKeys.map(\.id) == ["kid1", "kid0"])
+        #expect(configuration.missingIdentityVariables.isEmpty)
+        #expect(!"\(configuration)".contains(key0))
+        let none = try Configuration(environment: [:])
+        #expect(none.passKeys.isEmpty && none.identitySecrets == nil)
+        #expect(none.missingIdentityVariables == ["HANDOFF_MASTER_KEY", "HANDOFF_LOOKUP_PEPPER", "HANDOFF_PASS_KEYS"])
+        let noPassKeys = try Configuration(environment: [
+            "HANDOFF_MASTER_KEY": Self.masterKeyText, "HANDOFF_LOOKUP_PEPPER": Self.pepperText,
+        ])
+        #expect(noPassKeys.identitySecrets == nil && noPassKeys.missingIdentityVariables == ["HANDOFF_PASS_KEYS"])
+    }
+
+    @Test(arguments: [
+        ("nocolon", "item 1 must be id:base64url-key"),
+        ("bad id!:\(String(repeating: "A", count: 43))", "item 1 must start with an id of 1–32 characters A-Z a-z 0-9 _ -"),
+        ("k:\(String(repeating: "A", count: 43)),k:\(String(repeating: "B", count: 43))", "the key id k appears twice"),
+        ("k:c2hvcnRwZXBwZXI", "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("k:not base64", "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+    ])
+    func aMalformedPassKeyListIsRefusedWithoutEchoingTheKey(value: String, problem: String) {
+        do {
+            _ = try Configuration(environment: ["HANDOFF_PASS_KEYS": value])
+            Issue.record("accepted \(value)")
+        } catch {
+            #expect("\(error)" == "HANDOFF_PASS_KEYS: \(problem)")
+            #expect(!"\(error)".contains(String(repeating: "A", count: 43)))
+        }
+    }
+
     @Test func secretsNeverPrint() throws {
         let configuration = try Configuration(environment: [
             "HANDOFF_MASTER_KEY": Self.masterKeyText, "HANDOFF_LOOKUP_PEPPER": Self.pepperText,

@@ -25,15 +25,20 @@ struct TenantFixture {
     }
 
     /// The edge as `serve` builds it, over the application role; `postgresURL` overrides the database.
+    /// `identity` defaults to `TestIdentity.secrets()`; `clock` to the wall clock.
     func responder(postgresURL: String? = nil, redisURL: String? = nil,
-                   s2sLimit: RateLimit = Environment.defaultS2SLimit) throws -> APIResponder {
+                   s2sLimit: RateLimit = Environment.defaultS2SLimit,
+                   identity: IdentitySecrets? = TestIdentity.secrets(),
+                   paywallBuyerLimit: RateLimit = TestIdentity.uniquePaywallLimit(),
+                   clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2) throws -> APIResponder {
         let environment = Environment(
-            postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: 2)),
+            postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL,
+                                                                poolSize: poolSize)),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            s2sLimit: s2sLimit)
+            s2sLimit: s2sLimit, identity: identity, paywallBuyerLimit: paywallBuyerLimit, clock: clock)
         return APIResponder(environment: environment)
     }
 
@@ -82,3 +87,31 @@ func s2sRequest(_ method: HTTPServer.Method, _ path: String, key: String?, body:
 }
 
 func bodyText(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+
+/// Identity secrets for tests: fixed keys, so passes issued by one responder verify in another.
+enum TestIdentity {
+    static let oldPassKey: [UInt8] = Array(repeating: 0x11, count: 32)
+    static let newPassKey: [UInt8] = Array(repeating: 0x22, count: 32)
+
+    /// Master key, pepper and pass keys (`old1` signing unless `passKeys` says otherwise).
+    static func secrets(passKeys: [(id: String, key: [UInt8])] = [("old1", oldPassKey)]) -> IdentitySecrets {
+        IdentitySecrets(masterKey: Array(repeating: 0x33, count: 32), lookupPepper: Array(repeating: 0x44, count: 32),
+                        passKeys: passKeys)
+    }
+
+    /// The production shape of the paywall-buyer limit (30/min, closed) under a name of its own, so tests that
+    /// share a Redis and a client IP do not share a budget.
+    static func uniquePaywallLimit() -> RateLimit {
+        RateLimit.perWindow(name: "paywall-test-\(UInt64.random(in: 0...UInt64.max))", count: 30, seconds: 60,
+                            onFailure: .closed)
+    }
+}
+
+func publicRequest(_ path: String, query: [String: String], clientIP: String = "198.51.100.9") -> Request {
+    Request(method: .get, path: path, query: query, headers: Headers([]), body: [], clientIP: clientIP,
+            remoteAddress: clientIP)
+}
+
+func jsonObject(_ response: Response) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+}
