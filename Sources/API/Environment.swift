@@ -25,6 +25,11 @@ public struct Environment: Sendable {
     /// Buyers (commands and reads); nil when the identity secrets are not configured, and then the identity
     /// endpoints answer 503.
     public let buyers: BuyerDirectory?
+    /// Payments and their codes; nil without the identity secrets (then `POST /s2s/v1/payments` answers 503).
+    public let payments: PaymentDirectory?
+    /// The public base URL of this service without a trailing `/` (`PUBLIC_BASE_URL`): links to its own pages, such
+    /// as `postPaymentUrl` (`<base>/done/<pageToken>`).
+    public let publicBaseURL: String
     /// The identity secrets (`HANDOFF_MASTER_KEY`, `HANDOFF_LOOKUP_PEPPER`, `HANDOFF_PASS_KEYS`), or nil.
     public let identity: IdentitySecrets?
     /// The budget of each client IP on `GET /public/paywall/buyer`.
@@ -44,7 +49,7 @@ public struct Environment: Sendable {
         postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
         identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080"
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -55,6 +60,8 @@ public struct Environment: Sendable {
         let store = EventStore(pool: postgres, projections: ProjectionRegistry.service)
         self.tenants = TenantDirectory(store: store)
         self.buyers = identity.map { BuyerDirectory(store: store, secrets: $0) }
+        self.payments = identity.map { PaymentDirectory(store: store, secrets: $0) }
+        self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock

@@ -13,6 +13,7 @@ enum Handlers {
         case .project: return try ProjectHandler.show(request, context.tenant(), environment)
         case .updateProject: return try ProjectHandler.update(request, context, environment)
         case .createUser: return try UserHandler.create(request, context, environment)
+        case .createPayment: return try PaymentHandler.create(request, context, environment)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
         }
     }

@@ -12,6 +12,8 @@ public enum Route: Sendable, Equatable {
     case updateProject
     /// `POST /s2s/v1/users`: find or create a buyer by externalId or e-mail; answers its guid and paywall URL.
     case createUser
+    /// `POST /s2s/v1/payments`: record a payment and mint its handoff code and install token (idempotent).
+    case createPayment
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
 
@@ -25,6 +27,7 @@ public enum Route: Sendable, Equatable {
         router.add(.get, "/s2s/v1/project") { _ in .project }
         router.add(.patch, "/s2s/v1/project") { _ in .updateProject }
         router.add(.post, "/s2s/v1/users") { _ in .createUser }
+        router.add(.post, "/s2s/v1/payments") { _ in .createPayment }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         return router
     }()
@@ -33,7 +36,7 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer: return 0
-        case .updateProject, .createUser: return 4096
+        case .updateProject, .createUser, .createPayment: return 4096
         }
     }
 
@@ -41,7 +44,7 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer: return .open
-        case .project, .updateProject, .createUser: return .secretKey
+        case .project, .updateProject, .createUser, .createPayment: return .secretKey
         }
     }
 

@@ -60,4 +60,16 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let externalIDFormat = MachineCode(rawValue: "VALIDATION_EXTERNAL_ID_FORMAT")
     /// An `email` that is not a plausible address of at most 254 characters.
     public static let emailFormat = MachineCode(rawValue: "VALIDATION_EMAIL_FORMAT")
+    /// A `currency` that is not 3 uppercase letters.
+    public static let currencyFormat = MachineCode(rawValue: "VALIDATION_CURRENCY_FORMAT")
+    /// An `amount` that is negative (it must be an integer ≥ 0 in minor units).
+    public static let amountFormat = MachineCode(rawValue: "VALIDATION_AMOUNT_FORMAT")
+    /// A `productId` outside 1–128 characters of `[A-Za-z0-9._:-]`.
+    public static let productIDFormat = MachineCode(rawValue: "VALIDATION_PRODUCT_ID_FORMAT")
+    /// An `entitlement` outside 1–128 characters of `[A-Za-z0-9._:-]`.
+    public static let entitlementFormat = MachineCode(rawValue: "VALIDATION_ENTITLEMENT_FORMAT")
+    /// A `paywallId` outside 1–128 characters of `[A-Za-z0-9._:-]`.
+    public static let paywallIDFormat = MachineCode(rawValue: "VALIDATION_PAYWALL_ID_FORMAT")
+    /// An `expiresAt` that is not an RFC 3339 date-time (or null).
+    public static let expiresAtFormat = MachineCode(rawValue: "VALIDATION_EXPIRES_AT_FORMAT")
 }

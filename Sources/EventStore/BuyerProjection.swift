@@ -27,6 +27,12 @@ public struct BuyerProjection: InlineProjection {
                     VALUES ($1::uuid, $2::uuid, $3, false, $4::timestamptz)
                     """, [org, .text(created.guid), .text(hash), .text(event.recordedAt)])
             }
+        case BuyerEmailAttached.eventType:
+            let attached = try event.decode(BuyerEmailAttached.self)
+            try connection.query("""
+                INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
+                VALUES ($1::uuid, $2::uuid, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
+                """, [org, .text(attached.guid), .text(attached.emailHash), .text(event.recordedAt)])
         default:
             return
         }

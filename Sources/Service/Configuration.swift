@@ -23,6 +23,9 @@ public struct Configuration: Sendable {
     public var trustedProxies: [String]
     public var shutdownGraceSeconds: Int
     public var logLevel: Logger.Level
+    /// `PUBLIC_BASE_URL`: how clients reach this service (`http(s)://host[:port][/path]`, no trailing `/`), for links to
+    /// its own pages (`postPaymentUrl`); defaults to `http://127.0.0.1:$HTTP_PORT`.
+    public var publicBaseURL: String
     /// `HANDOFF_MASTER_KEY`: the 32-byte key that wraps every buyer's data key; nil when unset
     /// (see `personalDataSecrets()` and docs/personal-data.md).
     public var masterKey: Secret?
@@ -65,6 +68,7 @@ public struct Configuration: Sendable {
         ("TRUSTED_PROXIES", "(none)", "comma-separated IPs/CIDRs whose X-Forwarded-For is honoured"),
         ("SHUTDOWN_GRACE_SECONDS", "10", "on SIGTERM, seconds to finish in-flight requests (0–600)"),
         ("LOG_LEVEL", "info", "debug, info, warning or error"),
+        ("PUBLIC_BASE_URL", "http://127.0.0.1:$HTTP_PORT", "http(s) URL clients reach this service at (page links)"),
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
@@ -90,6 +94,7 @@ public struct Configuration: Sendable {
         trustedProxies = try reader.addressList("TRUSTED_PROXIES")
         shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 10, in: 0...600)
         logLevel = try reader.logLevel("LOG_LEVEL", default: .info)
+        publicBaseURL = try reader.publicBaseURL("PUBLIC_BASE_URL", default: "http://127.0.0.1:\(httpPort)")
         masterKey = try reader.base64URLSecret("HANDOFF_MASTER_KEY", byteCount: 32...32).map(Secret.init(bytes:))
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))

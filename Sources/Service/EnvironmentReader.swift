@@ -38,6 +38,19 @@ struct EnvironmentReader {
         return raw
     }
 
+    /// An absolute `http`/`https` URL with a host, printable ASCII, no query or fragment; a trailing `/` is dropped.
+    func publicBaseURL(_ name: String, default fallback: String) throws -> String {
+        guard var raw = text(name) else { return fallback }
+        while raw.hasSuffix("/") { raw.removeLast() }
+        let scheme = raw.hasPrefix("https://") ? "https://" : raw.hasPrefix("http://") ? "http://" : nil
+        guard let scheme, raw.count > scheme.count, raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              !raw.contains("?"), !raw.contains("#"), !raw.dropFirst(scheme.count).hasPrefix("/") else {
+            throw ConfigurationError(variable: name, problem: "must be an http:// or https:// URL with a host, "
+                + "without query or fragment")
+        }
+        return raw
+    }
+
     /// `redis://[[user]:password@]host[:port][/db]` or `unix:///path`. The value is not echoed.
     func redisURL(_ name: String, default fallback: String) throws -> String {
         guard let raw = text(name) else { return fallback }

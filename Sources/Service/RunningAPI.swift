@@ -34,7 +34,8 @@ public final class RunningAPI: Sendable {
         }
         environment = Environment(
             postgres: postgres, redis: redis, metrics: metrics, logger: logger,
-            defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity)
+            defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity,
+            publicBaseURL: configuration.publicBaseURL)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

@@ -1,0 +1,132 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// `POST /s2s/v1/payments`: record a payment for a buyer in the key's project and answer its handoff code and install
+/// token with their links.
+enum PaymentHandler {
+    static func create(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        let tenant = try context.tenant()
+        let body = try JSONBody.decode(PaymentRequest.self, from: request)
+        guard let payments = environment.payments else {
+            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
+        }
+        let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        let recorded = try payments.record(body.payment, org: tenant.orgId, project: tenant.projectId,
+                                           now: environment.clock(), metadata: metadata)
+        let settings = try environment.tenants.project(recorded.projectId, org: tenant.orgId)?.settings
+        let returnLink = settings?.returnScheme.flatMap { text -> String? in
+            guard case .success(let scheme) = ReturnScheme.parse(text) else { return nil }
+            return HandoffLinks.returnLink(scheme: scheme, code: recorded.handoffCode)
+        }
+        let playStoreURL = settings?.androidPackage.flatMap { text -> String? in
+            guard case .success(let package) = AndroidPackage.parse(text) else { return nil }
+            return HandoffLinks.playStoreURL(package: package, token: recorded.installToken)
+        }
+        let answer = PaymentAnswer(
+            paymentId: recorded.paymentId.text, guid: recorded.guid.description,
+            handoff: .init(code: recorded.handoffCode.text, expiresAt: PaymentFields.text(recorded.handoffExpiresAt),
+                           returnLink: returnLink,
+                           postPaymentUrl: environment.publicBaseURL + "/done/"
+                               + payments.pageToken(for: recorded.handoffCode)),
+            install: .init(token: recorded.installToken.text, expiresAt: PaymentFields.text(recorded.installExpiresAt),
+                           playStoreUrl: playStoreURL, trackerUrl: nil))
+        return try JSONResponse.encode(answer)
+    }
+}
+
+/// `{paymentId, guid, handoff:{code, expiresAt, returnLink, postPaymentUrl}, install:{token, expiresAt, playStoreUrl,
+/// trackerUrl}}`; absent links are null.
+struct PaymentAnswer: Encodable {
+    var paymentId: String
+    var guid: String
+    var handoff: Handoff
+    var install: Install
+
+    struct Handoff: Encodable {
+        var code: String
+        var expiresAt: String
+        var returnLink: String?
+        var postPaymentUrl: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code, forKey: .code)
+            try container.encode(expiresAt, forKey: .expiresAt)
+            try container.encode(returnLink, forKey: .returnLink)
+            try container.encode(postPaymentUrl, forKey: .postPaymentUrl)
+        }
+        private enum CodingKeys: String, CodingKey { case code, expiresAt, returnLink, postPaymentUrl }
+    }
+
+    struct Install: Encodable {
+        var token: String
+        var expiresAt: String
+        var playStoreUrl: String?
+        var trackerUrl: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(token, forKey: .token)
+            try container.encode(expiresAt, forKey: .expiresAt)
+            try container.encode(playStoreUrl, forKey: .playStoreUrl)
+            try container.encode(trackerUrl, forKey: .trackerUrl)
+        }
+        private enum CodingKeys: String, CodingKey { case token, expiresAt, playStoreUrl, trackerUrl }
+    }
+}
+
+/// The body of `POST /s2s/v1/payments`. Every field is checked and a refusal names it; unknown fields are refused;
+/// `expiresAt` must be present (null = lifetime), so a forgotten expiry cannot grant a lifetime entitlement.
+struct PaymentRequest: Decodable {
+    var payment: PaymentDirectory.Payment
+
+    private static let fields: Set<String> = [
+        "guid", "paymentId", "amount", "currency", "productId", "entitlement", "expiresAt", "email", "paywallId",
+    ]
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !Self.fields.contains(key.stringValue) {
+            throw APIError.validation("field '\(JSONBody.path([key]))' is not a field of a payment")
+        }
+        func get<T>(_ result: Result<T, FieldRefusal>) throws -> T {
+            switch result {
+            case .success(let value): return value
+            case .failure(let refusal): throw APIError(refusal)
+            }
+        }
+        let guid = try get(BuyerGuid.parse(try container.decode(String.self, forKey: Key("guid"))))
+        let paymentId = try get(PaymentID.parse(try container.decode(String.self, forKey: Key("paymentId"))))
+        let amount = try get(PaymentFields.amount(try container.decode(Int.self, forKey: Key("amount"))))
+        let currency = try get(PaymentFields.currency(try container.decode(String.self, forKey: Key("currency"))))
+        let productId = try get(PaymentFields.catalogID(try container.decode(String.self, forKey: Key("productId")),
+                                                        field: "productId", code: .productIDFormat))
+        let entitlement = try get(PaymentFields.catalogID(
+            try container.decode(String.self, forKey: Key("entitlement")), field: "entitlement",
+            code: .entitlementFormat))
+        guard container.contains(Key("expiresAt")) else {
+            throw APIError.validation("field 'expiresAt' is required (null for a lifetime entitlement)")
+        }
+        let expiresAt = try container.decodeIfPresent(String.self, forKey: Key("expiresAt"))
+            .map { try get(PaymentFields.rfc3339($0)) }
+        let email = try container.decodeIfPresent(String.self, forKey: Key("email"))
+            .map { try get(EmailAddress.parse($0)) }
+        let paywallId = try container.decodeIfPresent(String.self, forKey: Key("paywallId"))
+            .map { try get(PaymentFields.catalogID($0, field: "paywallId", code: .paywallIDFormat)) }
+        payment = PaymentDirectory.Payment(
+            guid: guid, paymentId: paymentId, amount: amount, currency: currency, productId: productId,
+            entitlement: entitlement, expiresAt: expiresAt, email: email, paywallId: paywallId)
+    }
+}
