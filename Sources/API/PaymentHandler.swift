@@ -109,7 +109,14 @@ struct PaymentRequest: Decodable {
         }
         let guid = try get(BuyerGuid.parse(try container.decode(String.self, forKey: Key("guid"))))
         let paymentId = try get(PaymentID.parse(try container.decode(String.self, forKey: Key("paymentId"))))
-        let amount = try get(PaymentFields.amount(try container.decode(Int.self, forKey: Key("amount"))))
+        let amountValue: Int
+        do {
+            amountValue = try container.decode(Int.self, forKey: Key("amount"))
+        } catch DecodingError.dataCorrupted, DecodingError.typeMismatch {
+            // Foundation reports 9.5 or 1e30 for an Int as corrupted data without the key; name the field.
+            throw APIError.validation("field 'amount' must be an integer")
+        }
+        let amount = try get(PaymentFields.amount(amountValue))
         let currency = try get(PaymentFields.currency(try container.decode(String.self, forKey: Key("currency"))))
         let productId = try get(PaymentFields.catalogID(try container.decode(String.self, forKey: Key("productId")),
                                                         field: "productId", code: .productIDFormat))

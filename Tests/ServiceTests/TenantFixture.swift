@@ -30,7 +30,8 @@ struct TenantFixture {
                    s2sLimit: RateLimit = Environment.defaultS2SLimit,
                    identity: IdentitySecrets? = TestIdentity.secrets(),
                    paywallBuyerLimit: RateLimit = TestIdentity.uniquePaywallLimit(),
-                   clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2) throws -> APIResponder {
+                   clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2,
+                   publicBaseURL: String = "http://127.0.0.1:8080") throws -> APIResponder {
         let environment = Environment(
             postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL,
                                                                 poolSize: poolSize)),
@@ -38,7 +39,8 @@ struct TenantFixture {
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            s2sLimit: s2sLimit, identity: identity, paywallBuyerLimit: paywallBuyerLimit, clock: clock)
+            s2sLimit: s2sLimit, identity: identity, paywallBuyerLimit: paywallBuyerLimit, clock: clock,
+            publicBaseURL: publicBaseURL)
         return APIResponder(environment: environment)
     }
 

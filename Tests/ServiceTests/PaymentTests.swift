@@ -1,0 +1,283 @@
+import API
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+import Postgres
+import TestSupport
+import Testing
+
+/// `POST /s2s/v1/payments` (issue 4, "Payments and codes"): buyer binding, two codes, idempotency.
+@Suite struct PaymentTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000.25)
+    static let guidA = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+    static func body(guid: String = guidA, paymentId: String = "pi_1", amount: String = "999",
+                     currency: String = "\"EUR\"", expiresAt: String = "\"2027-02-15T08:00:00Z\"",
+                     extra: String = "") -> String {
+        #"{"guid":"\#(guid)","paymentId":"\#(paymentId)","amount":\#(amount),"currency":\#(currency),"# +
+            #""productId":"com.app.pro_monthly","entitlement":"pro","expiresAt":\#(expiresAt)\#(extra)}"#
+    }
+
+    private func pay(_ api: APIResponder, key: String, _ body: String) -> Response {
+        api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: key, body: body))
+    }
+
+    private func count(_ fixture: TenantFixture, _ type: String, org: String? = nil) throws -> Int {
+        if let org {
+            return try fixture.ownerConnection().query(
+                "SELECT count(*) AS n FROM events WHERE org_id = $1::uuid AND event_type = $2",
+                [.text(org), .text(type)]).rows[0].int("n")
+        }
+        return try fixture.ownerConnection().query("SELECT count(*) AS n FROM events WHERE event_type = $1",
+                                                   [.text(type)]).rows[0].int("n")
+    }
+
+    @Test func happyPathAnswersTheExactShapeWithCodesExpiriesAndLinks() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant(["--return-scheme", "myapp", "--android-package", "com.example.app"])
+        let api = try fixture.responder(clock: { Self.now }, publicBaseURL: "https://handoff.example.com/")
+        let response = pay(api, key: tenant.key, Self.body())
+        #expect(response.status == 200, "\(bodyText(response))")
+        let json = jsonObject(response)
+        let handoff = try #require(json["handoff"] as? [String: Any])
+        let install = try #require(json["install"] as? [String: Any])
+        let code = try #require(handoff["code"] as? String)
+        let token = try #require(install["token"] as? String)
+        #expect(HandoffCode.parse(code) != nil && code.count == 8)
+        #expect(InstallToken.parse(token) != nil && token.count == 8)
+        #expect(code.allSatisfy { "23456789ABCDEFGHJKLMNPQRSTUVWXYZ".contains($0) })
+        let pageURL = try #require(handoff["postPaymentUrl"] as? String)
+        #expect(pageURL.hasPrefix("https://handoff.example.com/done/"))
+        let pageToken = String(pageURL.dropFirst("https://handoff.example.com/done/".count))
+        #expect(pageToken.count == 43 && !pageToken.contains(code))
+        #expect(bodyText(response) == #"{"guid":"\#(Self.guidA)","handoff":{"code":"\#(code)","# +
+            #""expiresAt":"2027-01-18T08:00:00.250Z","postPaymentUrl":"\#(pageURL)","# +
+            #""returnLink":"myapp://handoff?code=\#(code)"},"install":{"expiresAt":"2027-02-14T08:00:00.250Z","# +
+            #""playStoreUrl":"https://play.google.com/store/apps/details?id=com.example.app&referrer=\#(token)","# +
+            #""token":"\#(token)","trackerUrl":null},"paymentId":"pi_1"}"#)
+
+        // Without a return scheme or an Android package the links are null; a lifetime payment (expiresAt null).
+        let bare = try fixture.tenant()
+        let plain = pay(api, key: bare.key, Self.body(guid: "1f8fad5b-d9cb-469f-a165-70867728950e",
+                                                       expiresAt: "null"))
+        #expect(plain.status == 200, "\(bodyText(plain))")
+        let plainJSON = jsonObject(plain)
+        #expect((plainJSON["handoff"] as? [String: Any])?["returnLink"] is NSNull)
+        #expect((plainJSON["install"] as? [String: Any])?["playStoreUrl"] is NSNull)
+        #expect((plainJSON["install"] as? [String: Any])?["trackerUrl"] is NSNull)
+        let lifetime = try fixture.ownerConnection().query(
+            "SELECT expires_at IS NULL AS lifetime FROM payments WHERE org_id = $1::uuid", [.text(bare.org)])
+        #expect(try lifetime.rows[0].string("lifetime") == "t")
+    }
+
+    @Test func anUnknownGuidBecomesABuyerOfThisProjectAndTheEmailAttachesUnverified() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let api = try fixture.responder(clock: { Self.now })
+        #expect(pay(api, key: tenant.key, Self.body(extra: #","email":"b@example.com","paywallId":"pw_1""#))
+            .status == 200)
+        let owner = try fixture.ownerConnection()
+        let buyer = try owner.query("SELECT org_id::text AS org, project_id::text AS project FROM buyers WHERE guid = $1::uuid",
+                                    [.text(Self.guidA)]).rows[0]
+        #expect(try buyer.string("org") == tenant.org && buyer.string("project") == tenant.project)
+        #expect(try count(fixture, "BuyerCreated", org: tenant.org) == 1)
+        #expect(try owner.query("SELECT count(*) AS n FROM buyer_emails WHERE guid = $1::uuid AND NOT verified",
+                                [.text(Self.guidA)]).rows[0].int("n") == 1)
+        // A known buyer (made by /users) paying with a new e-mail gets it attached, unverified; once only.
+        let user = jsonObject(api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: tenant.key,
+                                                          body: #"{"externalId":"u1"}"#)))["guid"] as! String
+        for paymentId in ["pi_2", "pi_3"] {
+            #expect(pay(api, key: tenant.key, Self.body(guid: user, paymentId: paymentId,
+                                                        extra: #","email":"u1@example.com""#)).status == 200)
+        }
+        #expect(try count(fixture, "BuyerEmailAttached", org: tenant.org) == 1)
+        #expect(try owner.query("SELECT count(*) AS n FROM buyer_emails WHERE guid = $1::uuid AND NOT verified",
+                                [.text(user)]).rows[0].int("n") == 1)
+    }
+
+    @Test func aForeignGuidIsRefusedAndNothingIsRecordedButAnotherProjectOfTheOrgMayUseIt() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let a2 = try fixture.admin(["project", "create", "--org", a.org, "--name", "Second"]).json()
+        let b = try fixture.tenant()
+        let api = try fixture.responder(clock: { Self.now })
+        #expect(pay(api, key: a.key, Self.body()).status == 200)
+        let before = try fixture.ownerConnection().query("SELECT count(*) AS n FROM events").rows[0].int("n")
+        let foreign = pay(api, key: b.key, Self.body(paymentId: "pi_b", extra: #","email":"x@example.com""#))
+        #expect(foreign.status == 400)
+        #expect(bodyText(foreign) == #"{"statusCode":400,"code":"VISITOR_ID_FOREIGN_PROJECT","# +
+            #""message":"field 'guid' names a buyer of another organization"}"#)
+        #expect(try fixture.ownerConnection().query("SELECT count(*) AS n FROM events").rows[0].int("n") == before)
+        #expect(try count(fixture, "PaymentRecorded", org: b.org) == 0)
+        // Org B using org A's paymentId with its own guid is its own payment (idempotency is per org).
+        let own = pay(api, key: b.key, Self.body(guid: "2f8fad5b-d9cb-469f-a165-70867728950e", paymentId: "pi_1"))
+        #expect(own.status == 200)
+        #expect(try count(fixture, "PaymentRecorded", org: b.org) == 1)
+        let other = pay(api, key: a2["secretKey"] as! String, Self.body(paymentId: "pi_a2"))
+        #expect(other.status == 200, "\(bodyText(other))")
+        #expect(try count(fixture, "PaymentRecorded", org: a.org) == 2)
+        #expect(try count(fixture, "BuyerCreated", org: a.org) == 1)
+    }
+
+    @Test func aRepeatReturnsTheSameAnswerAndAnotherBodyIsAConflict() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant(["--return-scheme", "myapp"])
+        var seconds = 0.0
+        let clock = Clock()
+        let api = try fixture.responder(clock: { clock.now() })
+        let first = pay(api, key: tenant.key, Self.body(extra: #","email":"b@example.com""#))
+        #expect(first.status == 200)
+        seconds += 3600
+        clock.advance(3600)
+        // Key order and the guid's case do not make another body.
+        let repeatBody = #"{"entitlement":"pro","productId":"com.app.pro_monthly","paymentId":"pi_1","amount":999,"# +
+            #""currency":"EUR","expiresAt":"2027-02-15T08:00:00.000Z","email":"b@example.com","# +
+            #""guid":"\#(Self.guidA.uppercased())"}"#
+        let again = pay(api, key: tenant.key, repeatBody)
+        #expect(bodyText(again) == bodyText(first))
+        for changed in [Self.body(amount: "1000", extra: #","email":"b@example.com""#),
+                        Self.body(), Self.body(currency: "\"USD\"", extra: #","email":"b@example.com""#),
+                        Self.body(expiresAt: "null", extra: #","email":"b@example.com""#)] {
+            let conflict = pay(api, key: tenant.key, changed)
+            #expect(conflict.status == 409)
+            #expect(bodyText(conflict) == #"{"statusCode":409,"code":"PAYMENT_CONFLICT","# +
+                #""message":"payment 'paymentId' was already recorded with a different body"}"#)
+        }
+        #expect(try count(fixture, "PaymentRecorded") == 1)
+        #expect(try count(fixture, "HandoffCodeMinted") == 2)
+        _ = seconds
+    }
+
+    @Test func twentyConcurrentRepeatsRecordOnePaymentAndAnswerTheSame() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let api = try fixture.responder(clock: { Self.now }, poolSize: 16)
+        let answers = Answers()
+        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+            let response = pay(api, key: tenant.key, Self.body(extra: #","email":"c@example.com""#))
+            answers.add(response.status, bodyText(response))
+        }
+        #expect(answers.statuses == Array(repeating: 200, count: 20))
+        #expect(answers.guids.count == 1)
+        #expect(try count(fixture, "PaymentRecorded") == 1)
+        #expect(try count(fixture, "HandoffCodeMinted") == 2)
+        #expect(try count(fixture, "BuyerCreated") == 1)
+    }
+
+    @Test func eachBadFieldIsRefusedByNameAndOversizedBodiesWith413() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let api = try fixture.responder(clock: { Self.now })
+        func refusal(_ code: String, _ message: String) -> String {
+            #"{"statusCode":400,"code":"\#(code)","message":"\#(message)"}"#
+        }
+        let catalogRule = "must be 1–128 characters of A-Z a-z 0-9 . _ : -"
+        let cases: [(String, String)] = [
+            (Self.body(guid: "nope"), refusal("VALIDATION_GUID_FORMAT", "field 'guid' must be a UUID in canonical text form")),
+            (Self.body(guid: "00000000-0000-0000-0000-000000000000"),
+             refusal("VALIDATION_GUID_FORMAT", "field 'guid' must not be the nil or the max UUID")),
+            (Self.body(paymentId: "pi 1"), refusal("VALIDATION_PAYMENT_ID_FORMAT",
+                                                   "field 'paymentId' must be 1–128 characters of A-Z a-z 0-9 . _ : -")),
+            (Self.body(amount: "-1"), refusal("VALIDATION_AMOUNT_FORMAT", "field 'amount' must be an integer ≥ 0 in minor units")),
+            (Self.body(amount: "9.5"), refusal("VALIDATION_FAILED", "field 'amount' must be an integer")),
+            (Self.body(amount: "\"9\""), refusal("VALIDATION_FAILED", "field 'amount' must be an integer")),
+            (Self.body(currency: "\"eur\""), refusal("VALIDATION_CURRENCY_FORMAT",
+                                                    "field 'currency' must be 3 uppercase letters (ISO 4217)")),
+            (Self.body(currency: "\"EURO\""), refusal("VALIDATION_CURRENCY_FORMAT",
+                                                     "field 'currency' must be 3 uppercase letters (ISO 4217)")),
+            (Self.body(expiresAt: "\"2027-02-15\""), refusal("VALIDATION_EXPIRES_AT_FORMAT",
+                                                            "field 'expiresAt' must be an RFC 3339 date-time or null")),
+            (Self.body(expiresAt: "\"tomorrow\""), refusal("VALIDATION_EXPIRES_AT_FORMAT",
+                                                          "field 'expiresAt' must be an RFC 3339 date-time or null")),
+            (Self.body(extra: #","email":"nope""#), refusal("VALIDATION_EMAIL_FORMAT",
+                                                            "field 'email' must be an e-mail address of at most 254 characters")),
+            (Self.body(extra: #","paywallId":"""#), refusal("VALIDATION_PAYWALL_ID_FORMAT", "field 'paywallId' \(catalogRule)")),
+            (Self.body(extra: #","paymentID":"x""#), refusal("VALIDATION_FAILED", "field 'paymentID' is not a field of a payment")),
+            (#"{"guid":"\#(Self.guidA)","paymentId":"p","amount":1,"currency":"EUR","productId":"","entitlement":"e","expiresAt":null}"#,
+             refusal("VALIDATION_PRODUCT_ID_FORMAT", "field 'productId' \(catalogRule)")),
+            (#"{"guid":"\#(Self.guidA)","paymentId":"p","amount":1,"currency":"EUR","productId":"p","entitlement":"a b","expiresAt":null}"#,
+             refusal("VALIDATION_ENTITLEMENT_FORMAT", "field 'entitlement' \(catalogRule)")),
+            (#"{"guid":"\#(Self.guidA)","paymentId":"p","amount":1,"currency":"EUR","productId":"p","entitlement":"e"}"#,
+             refusal("VALIDATION_FAILED", "field 'expiresAt' is required (null for a lifetime entitlement)")),
+            (#"{"paymentId":"p"}"#, refusal("VALIDATION_FAILED", "field 'guid' is required")),
+            (#"{"guid":"\#(Self.guidA)"}"#, refusal("VALIDATION_FAILED", "field 'paymentId' is required")),
+            ("[]", #"{"statusCode":400,"code":"INVALID_JSON","message":"the body must be a JSON object"}"#),
+            ("", #"{"statusCode":400,"code":"INVALID_JSON","message":"the body is empty; a JSON object is required"}"#),
+        ]
+        for (body, expected) in cases {
+            let response = pay(api, key: tenant.key, body)
+            #expect(response.status == 400, "\(body)")
+            #expect(bodyText(response) == expected, "\(body): \(bodyText(response))")
+        }
+        #expect(pay(api, key: tenant.key, Self.body(expiresAt: "\"2027-02-15T10:00:00.5+02:00\"")).status == 200)
+        #expect(api.bodyLimit(for: .post, path: "/s2s/v1/payments") == 4096)
+        let tooLarge = api.payloadTooLarge(s2sRequest(.post, "/s2s/v1/payments", key: tenant.key))
+        #expect(tooLarge.status == 413)
+        #expect(bodyText(tooLarge) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+            #""message":"the body is larger than the 4096 bytes this endpoint accepts"}"#)
+        #expect(pay(api, key: SecretKeyText.fresh(), Self.body()).status == 401)
+        #expect(try count(fixture, "PaymentRecorded") == 1)
+    }
+
+    @Test func codesAreNeverStoredInClear() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let api = try fixture.responder(clock: { Self.now })
+        let json = jsonObject(pay(api, key: tenant.key, Self.body()))
+        let code = try #require((json["handoff"] as? [String: Any])?["code"] as? String)
+        let token = try #require((json["install"] as? [String: Any])?["token"] as? String)
+        let owner = try fixture.ownerConnection()
+        for table in ["events", "payments", "handoff_codes", "buyers", "subject_keys"] {
+            let text = try owner.query("SELECT coalesce(string_agg(t::text, ' '), '') AS all FROM \(table) t")
+                .rows[0].string("all")
+            #expect(!text.contains(code) && !text.contains(token), "\(table)")
+        }
+        #expect(try owner.query("SELECT count(*) AS n FROM handoff_codes WHERE sealed_code LIKE 'pd1.%'")
+            .rows[0].int("n") == 2)
+    }
+
+    @Test func withoutIdentitySecretsTheEndpointAnswers503() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let api = try fixture.responder(identity: nil)
+        #expect(pay(api, key: tenant.key, Self.body()).status == 503)
+        #expect(try count(fixture, "PaymentRecorded") == 0)
+    }
+}
+
+/// Replay after the payment flows equals the live projections.
+@Suite struct PaymentReplayTests {
+    @Test func replayRebuildsThePaymentTablesEqualToTheLiveOnes() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let b = try fixture.tenant()
+        let api = try fixture.responder(clock: { PaymentTests.now }, poolSize: 8)
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            _ = api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: index % 2 == 0 ? a.key : b.key,
+                                           body: PaymentTests.body(
+                                            guid: String(format: "%08x-d9cb-469f-a165-70867728950e", index % 2 + 1),
+                                            paymentId: "pi_\(index % 4)", extra: #","email":"e\#(index % 2)@example.com""#)))
+        }
+        let owner = try fixture.ownerConnection()
+        func snapshot() throws -> [[String?]] {
+            try owner.query("SELECT * FROM payments ORDER BY org_id, payment_id").rows.map(\.values) + [["--"]]
+                + owner.query("SELECT * FROM handoff_codes ORDER BY code_hash").rows.map(\.values) + [["--"]]
+                + owner.query("SELECT * FROM buyer_emails ORDER BY guid, email_hash").rows.map(\.values)
+        }
+        let live = try snapshot()
+        #expect(live.count == 4 + 1 + 8 + 1 + 2)
+        try owner.execute("DELETE FROM payments; DELETE FROM handoff_codes; DELETE FROM buyer_emails")
+        let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(report.tables.contains("payments") && report.tables.contains("handoff_codes"))
+        #expect(try snapshot() == live)
+    }
+}
+
+/// A clock tests move forward.
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = PaymentTests.now
+    func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
+    func advance(_ seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
+}
