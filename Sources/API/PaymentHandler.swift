@@ -112,8 +112,12 @@ struct PaymentRequest: Decodable {
         let amountValue: Int
         do {
             amountValue = try container.decode(Int.self, forKey: Key("amount"))
-        } catch DecodingError.dataCorrupted, DecodingError.typeMismatch {
-            // Foundation reports 9.5 or 1e30 for an Int as corrupted data without the key; name the field.
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw DecodingError.keyNotFound(key, context)
+        } catch DecodingError.valueNotFound(let type, let context) {
+            throw DecodingError.valueNotFound(type, context)
+        } catch {
+            // Foundation reports 9.5 or 1e30 for an Int with an error that does not name the key; name the field.
             throw APIError.validation("field 'amount' must be an integer")
         }
         let amount = try get(PaymentFields.amount(amountValue))
