@@ -14,6 +14,8 @@ enum Handlers {
         case .updateProject: return try ProjectHandler.update(request, context, environment)
         case .createUser: return try UserHandler.create(request, context, environment)
         case .createPayment: return try PaymentHandler.create(request, context, environment)
+        case .refundPayment(let paymentId):
+            return try PaymentHandler.refund(request, context, environment, paymentId: paymentId)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
         }
     }

@@ -46,6 +46,26 @@ enum OpenAPIDocument {
     "400":{"description":"neither field, or a field is refused; the message names it"},\
     "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"},\
     "503":{"description":"identity secrets not configured"}}}},\
+    "/s2s/v1/payments":{"post":{"summary":"Record a payment; mint its handoff code (72 h) and install token (30 d)",\
+    "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object",\
+    "required":["guid","paymentId","amount","currency","productId","entitlement","expiresAt"],\
+    "properties":{"guid":{"type":"string","format":"uuid"},"paymentId":{"type":"string"},\
+    "amount":{"type":"integer","minimum":0},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},\
+    "productId":{"type":"string"},"entitlement":{"type":"string"},\
+    "expiresAt":{"type":["string","null"],"format":"date-time"},"email":{"type":["string","null"]},\
+    "paywallId":{"type":["string","null"]}}}}}},\
+    "responses":{"200":{"description":"{paymentId, guid, handoff:{code, expiresAt, returnLink, postPaymentUrl}, \
+    install:{token, expiresAt, playStoreUrl, trackerUrl}}; a repeat with the same body answers the same"},\
+    "400":{"description":"a field is refused (named), or VISITOR_ID_FOREIGN_PROJECT"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},\
+    "409":{"description":"PAYMENT_CONFLICT: paymentId recorded with another body"},\
+    "413":{"description":"body over 4096 bytes"},"503":{"description":"identity secrets not configured"}}}},\
+    "/s2s/v1/payments/{paymentId}/refund":{"post":{"summary":"Refund a payment: revoke its entitlement (repeats harmless)",\
+    "security":[{"secretKey":[]}],\
+    "parameters":[{"name":"paymentId","in":"path","required":true,"schema":{"type":"string"}}],\
+    "responses":{"200":{"description":"{entitlement, paymentId, refundedAt, status: refunded}"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},\
+    "404":{"description":"no payment with this paymentId in the key's organization"}}}},\
     "/public/paywall/buyer":{"get":{"summary":"Who the buyer on the paywall is (origin=app id, else a pass)",\
     "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
     {"name":"origin","in":"query","schema":{"type":"string"}},{"name":"id","in":"query","schema":{"type":"string"}},\

@@ -157,6 +157,30 @@ public struct PaymentDirectory: Sendable {
                         handoffExpiresAt: handoffExpiry, installToken: installToken, installExpiresAt: installExpiry)
     }
 
+    /// Refunds payment `paymentId` of `org` at `now`: one `PaymentRefunded`, the first time only. Returns the
+    /// entitlement and the refund instant (the first refund's on a repeat); 404 for a payment this org never recorded.
+    public func refund(_ paymentId: PaymentID, org: OrgID, now: Date, metadata: EventMetadata) throws
+        -> (entitlement: String, refundedAt: String)
+    {
+        try store.transact(maxAttempts: 5) { transaction in
+            guard let row = try transaction.connection.query("""
+                SELECT entitlement,
+                    to_char(refunded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS refunded_at
+                FROM payments WHERE org_id = $1::uuid AND payment_id = $2 FOR UPDATE
+                """, [.text(org.description), .text(paymentId.text)]).rows.first else {
+                throw APIError(status: 404, code: .notFound, message: "no payment with this paymentId")
+            }
+            let entitlement = try row.string("entitlement")
+            if !row.isNull("refunded_at") { return (entitlement, try row.string("refunded_at")) }
+            let refundedAt = PaymentFields.text(now)
+            try transaction.append(org: org.uuid, stream: PaymentStreams.payment(paymentId), expectedVersion: .any,
+                                   events: [try NewEvent(PaymentRefunded(paymentId: paymentId.text,
+                                                                         refundedAt: refundedAt))],
+                                   metadata: metadata)
+            return (entitlement, refundedAt)
+        }
+    }
+
     /// The stored answer of an already recorded payment with this body; 409 for another body; nil when unknown.
     private func redisplay(_ payment: Payment, bodyHash: String, org: OrgID, on connection: Connection) throws
         -> Recorded?

@@ -37,6 +37,36 @@ enum PaymentHandler {
     }
 }
 
+extension PaymentHandler {
+    /// `POST /s2s/v1/payments/{paymentId}/refund`: revokes the payment's entitlement; repeats answer the same and record
+    /// nothing. A body, if any, is ignored. Answer `{"paymentId","entitlement","status":"refunded","refundedAt"}`.
+    static func refund(_ request: Request, _ context: RequestContext, _ environment: Environment, paymentId text: String)
+        throws -> Response
+    {
+        let tenant = try context.tenant()
+        let paymentId: PaymentID
+        switch PaymentID.parse(text) {
+        case .success(let value): paymentId = value
+        case .failure(let refusal): throw APIError(refusal)
+        }
+        guard let payments = environment.payments else {
+            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
+        }
+        let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        let refunded = try payments.refund(paymentId, org: tenant.orgId, now: environment.clock(), metadata: metadata)
+        return try JSONResponse.encode(RefundAnswer(paymentId: paymentId.text, entitlement: refunded.entitlement,
+                                                    status: "refunded", refundedAt: refunded.refundedAt))
+    }
+}
+
+struct RefundAnswer: Encodable {
+    var paymentId: String
+    var entitlement: String
+    var status: String
+    var refundedAt: String
+}
+
 /// `{paymentId, guid, handoff:{code, expiresAt, returnLink, postPaymentUrl}, install:{token, expiresAt, playStoreUrl,
 /// trackerUrl}}`; absent links are null.
 struct PaymentAnswer: Encodable {

@@ -14,6 +14,8 @@ public enum Route: Sendable, Equatable {
     case createUser
     /// `POST /s2s/v1/payments`: record a payment and mint its handoff code and install token (idempotent).
     case createPayment
+    /// `POST /s2s/v1/payments/{paymentId}/refund`: revoke the payment's entitlement (repeats harmless).
+    case refundPayment(paymentId: String)
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
 
@@ -28,6 +30,7 @@ public enum Route: Sendable, Equatable {
         router.add(.patch, "/s2s/v1/project") { _ in .updateProject }
         router.add(.post, "/s2s/v1/users") { _ in .createUser }
         router.add(.post, "/s2s/v1/payments") { _ in .createPayment }
+        router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         return router
     }()
@@ -37,6 +40,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer: return 0
         case .updateProject, .createUser, .createPayment: return 4096
+        case .refundPayment: return 1024
         }
     }
 
@@ -44,7 +48,7 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer: return .open
-        case .project, .updateProject, .createUser, .createPayment: return .secretKey
+        case .project, .updateProject, .createUser, .createPayment, .refundPayment: return .secretKey
         }
     }
 

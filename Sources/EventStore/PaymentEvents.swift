@@ -82,13 +82,18 @@ public struct BuyerEmailAttached: EventPayload, Equatable {
     }
 }
 
-/// A payment was refunded: its entitlement is revoked from `recorded_at` on.
+/// A payment was refunded (`POST /s2s/v1/payments/{paymentId}/refund`): its entitlement is revoked from `refundedAt`
+/// (RFC 3339 UTC, the service clock) on. Recorded once per payment.
 public struct PaymentRefunded: EventPayload, Equatable {
     public static let eventType = "PaymentRefunded"
     public static let schemaVersion = 1
     public var paymentId: String
+    public var refundedAt: String
 
-    public init(paymentId: String) { self.paymentId = paymentId }
+    public init(paymentId: String, refundedAt: String) {
+        self.paymentId = paymentId
+        self.refundedAt = refundedAt
+    }
 }
 
 extension PersonalDataField {

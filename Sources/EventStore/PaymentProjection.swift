@@ -38,7 +38,7 @@ public struct PaymentProjection: InlineProjection {
             try connection.query("""
                 UPDATE \(tables["payments"]) SET refunded_at = $3::timestamptz
                 WHERE org_id = $1::uuid AND payment_id = $2 AND refunded_at IS NULL
-                """, [org, .text(refunded.paymentId), .text(event.recordedAt)])
+                """, [org, .text(refunded.paymentId), .text(refunded.refundedAt)])
         default:
             return
         }

@@ -237,6 +237,37 @@ import Testing
             .rows[0].int("n") == 2)
     }
 
+    @Test func aRefundRevokesTheEntitlementOnceAndAnotherOrgsPaymentIs404() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let b = try fixture.tenant()
+        let clock = Clock()
+        let api = try fixture.responder(clock: { clock.now() })
+        #expect(pay(api, key: a.key, Self.body(paymentId: "GPA.1234-5678")).status == 200)
+        let refund = { (key: String, id: String) in
+            api.respond(to: s2sRequest(.post, "/s2s/v1/payments/\(id)/refund", key: key))
+        }
+        // Org B's key with org A's paymentId: 404, nothing recorded.
+        let foreign = refund(b.key, "GPA.1234-5678")
+        #expect(foreign.status == 404)
+        #expect(bodyText(foreign) == #"{"statusCode":404,"code":"NOT_FOUND","message":"no payment with this paymentId"}"#)
+        #expect(refund(a.key, "pi_unknown").status == 404)
+        #expect(refund(a.key, "bad%20id").status == 400)
+        let expected = #"{"entitlement":"pro","paymentId":"GPA.1234-5678","refundedAt":"2027-01-15T08:00:00.250Z","# +
+            #""status":"refunded"}"#
+        let first = refund(a.key, "GPA.1234-5678")
+        #expect(bodyText(first) == expected)
+        clock.advance(60)
+        #expect(bodyText(refund(a.key, "GPA.1234-5678")) == expected)
+        #expect(try count(fixture, "PaymentRefunded") == 1)
+        let row = try fixture.ownerConnection().query(
+            "SELECT refunded_at = '2027-01-15T08:00:00.250Z'::timestamptz AS same FROM payments").rows[0]
+        #expect(try row.string("same") == "t")
+        #expect(refund(SecretKeyText.fresh(), "GPA.1234-5678").status == 401)
+        // Org B's key with org A's guid on payments is VISITOR_ID_FOREIGN_PROJECT (see the foreign-guid test).
+        #expect(pay(api, key: b.key, Self.body(paymentId: "pb")).status == 400)
+    }
+
     @Test func withoutIdentitySecretsTheEndpointAnswers503() throws {
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant()
@@ -264,6 +295,9 @@ import Testing
             try owner.query("SELECT * FROM payments ORDER BY org_id, payment_id").rows.map(\.values) + [["--"]]
                 + owner.query("SELECT * FROM handoff_codes ORDER BY code_hash").rows.map(\.values) + [["--"]]
                 + owner.query("SELECT * FROM buyer_emails ORDER BY guid, email_hash").rows.map(\.values)
+        }
+        for id in ["pi_0", "pi_2", "pi_0", "pi_1"] {
+            _ = api.respond(to: s2sRequest(.post, "/s2s/v1/payments/\(id)/refund", key: a.key))
         }
         let live = try snapshot()
         #expect(live.count == 4 + 1 + 8 + 1 + 2)
