@@ -42,6 +42,13 @@ import Testing
         #expect(configuration.trustedProxies == ["10.0.0.0/8", "127.0.0.1", "::1"])
         #expect(configuration.shutdownGraceSeconds == 3)
         #expect(configuration.logLevel == .warning)
+        #expect(configuration.publicBaseURL == "http://127.0.0.1:9000")
+    }
+
+    @Test func publicBaseURLDefaultsToTheHTTPPortAndDropsATrailingSlash() throws {
+        #expect(try Configuration(environment: [:]).publicBaseURL == "http://127.0.0.1:8080")
+        #expect(try Configuration(environment: ["PUBLIC_BASE_URL": "https://h.example.com/app/"]).publicBaseURL
+            == "https://h.example.com/app")
     }
 
     @Test(arguments: [
@@ -52,6 +59,8 @@ import Testing
         ("REDIS_URL", "http://x", "REDIS_URL: must start with redis:// or unix:///"),
         ("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES: \"10.0.0.0/33\" is not an IP address or CIDR range"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL: must be debug, info, warning or error (got \"loud\")"),
+        ("PUBLIC_BASE_URL", "ftp://x", "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
+        ("PUBLIC_BASE_URL", "https://x/?a=1", "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
     ])
     func aBadValueIsRefusedNamingTheVariable(variable: String, value: String, message: String) {
         #expect(throws: ConfigurationError.self) { try Configuration(environment: [variable: value]) }
