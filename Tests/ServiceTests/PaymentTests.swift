@@ -123,12 +123,10 @@ import Testing
     @Test func aRepeatReturnsTheSameAnswerAndAnotherBodyIsAConflict() throws {
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant(["--return-scheme", "myapp"])
-        var seconds = 0.0
         let clock = Clock()
         let api = try fixture.responder(clock: { clock.now() })
         let first = pay(api, key: tenant.key, Self.body(extra: #","email":"b@example.com""#))
         #expect(first.status == 200)
-        seconds += 3600
         clock.advance(3600)
         // Key order and the guid's case do not make another body.
         let repeatBody = #"{"entitlement":"pro","productId":"com.app.pro_monthly","paymentId":"pi_1","amount":999,"# +
@@ -146,7 +144,16 @@ import Testing
         }
         #expect(try count(fixture, "PaymentRecorded") == 1)
         #expect(try count(fixture, "HandoffCodeMinted") == 2)
-        _ = seconds
+
+        // Once the buyer's key is destroyed (crypto-shredding), the codes cannot be re-displayed nor new ones sealed.
+        let owner = try fixture.ownerConnection()
+        try SubjectKeys(masterKey: TestIdentity.secrets().masterKey)
+            .destroy(org: UUID(uuidString: tenant.org)!, subject: Self.guidA, on: owner)
+        let erased = #"{"statusCode":409,"code":"PAYMENT_CONFLICT","# +
+            #""message":"field 'guid' names a buyer whose personal data was erased"}"#
+        #expect(bodyText(pay(api, key: tenant.key, repeatBody)) == erased)
+        #expect(bodyText(pay(api, key: tenant.key, Self.body(paymentId: "pi_new"))) == erased)
+        #expect(try count(fixture, "PaymentRecorded") == 1)
     }
 
     @Test func twentyConcurrentRepeatsRecordOnePaymentAndAnswerTheSame() throws {
