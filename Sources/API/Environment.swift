@@ -34,12 +34,18 @@ public struct Environment: Sendable {
     public let identity: IdentitySecrets?
     /// The budget of each client IP on `GET /public/paywall/buyer`.
     public let paywallBuyerLimit: RateLimit
+    /// The budget of each client IP on `GET /public/entitlements`.
+    public let publicEntitlementsLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
     /// 30 requests per minute per client IP; without Redis, 503 (fail closed).
     public static let defaultPaywallBuyerLimit = RateLimit.perWindow(
         name: "paywall-buyer", count: 30, seconds: 60, onFailure: .closed)
+
+    /// 60 requests per minute per client IP; without Redis, 503 (fail closed).
+    public static let defaultPublicEntitlementsLimit = RateLimit.perWindow(
+        name: "public-entitlements", count: 60, seconds: 60, onFailure: .closed)
 
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
@@ -49,7 +55,8 @@ public struct Environment: Sendable {
         postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
         identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
-        clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080"
+        clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
+        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -65,6 +72,7 @@ public struct Environment: Sendable {
         self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock
+        self.publicEntitlementsLimit = publicEntitlementsLimit
         self.rateLimiter = RateLimiter(redis: redis)
         self.s2sLimit = s2sLimit
     }

@@ -16,6 +16,10 @@ enum Handlers {
         case .createPayment: return try PaymentHandler.create(request, context, environment)
         case .refundPayment(let paymentId):
             return try PaymentHandler.refund(request, context, environment, paymentId: paymentId)
+        case .user(let guid): return try LookupHandler.user(request, context, environment, guid: guid)
+        case .userEntitlements(let guid):
+            return try LookupHandler.entitlements(request, context, environment, guid: guid)
+        case .publicEntitlements: return try LookupHandler.publicEntitlements(request, environment)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
         }
     }

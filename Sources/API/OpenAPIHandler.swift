@@ -66,6 +66,26 @@ enum OpenAPIDocument {
     "responses":{"200":{"description":"{entitlement, paymentId, refundedAt, status: refunded}"},\
     "401":{"description":"missing, malformed, unknown or revoked key"},\
     "404":{"description":"no payment with this paymentId in the key's organization"}}}},\
+    "/s2s/v1/users/{guid}":{"get":{"summary":"A buyer: home project, externalId, e-mail verified, created",\
+    "security":[{"secretKey":[]}],\
+    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],\
+    "responses":{"200":{"description":"{guid, projectId, externalId, emailVerified, createdAt}"},\
+    "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},"404":{"description":"no buyer with this guid"}}}},\
+    "/s2s/v1/users/{guid}/entitlements":{"get":{"summary":"A buyer's entitlements, judged at read time",\
+    "security":[{"secretKey":[]}],\
+    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],\
+    "responses":{"200":{"description":"{guid, active, entitlements:[{entitlement, productId, paymentId, \
+    status: active|expired|refunded, expiresAt}]}; an unknown guid is active:false with an empty list"},\
+    "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"}}}},\
+    "/public/entitlements":{"get":{"summary":"A buyer's entitlements, for devices",\
+    "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
+    {"name":"guid","in":"query","required":true,"schema":{"type":"string"}}],"responses":{\
+    "200":{"description":"{success:true, data:{guid, active, entitlements:[…]}}"},\
+    "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
+    "404":{"description":"an unknown project"},\
+    "429":{"description":"over 60 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}},\
     "/public/paywall/buyer":{"get":{"summary":"Who the buyer on the paywall is (origin=app id, else a pass)",\
     "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
     {"name":"origin","in":"query","schema":{"type":"string"}},{"name":"id","in":"query","schema":{"type":"string"}},\

@@ -16,6 +16,12 @@ public enum Route: Sendable, Equatable {
     case createPayment
     /// `POST /s2s/v1/payments/{paymentId}/refund`: revoke the payment's entitlement (repeats harmless).
     case refundPayment(paymentId: String)
+    /// `GET /s2s/v1/users/{guid}`: the buyer's home project, externalId, e-mail verification and creation time.
+    case user(guid: String)
+    /// `GET /s2s/v1/users/{guid}/entitlements`: the buyer's entitlements, judged at read time.
+    case userEntitlements(guid: String)
+    /// `GET /public/entitlements?projectId=&guid=`: the same for devices, wrapped in `success/data`.
+    case publicEntitlements
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
 
@@ -29,16 +35,20 @@ public enum Route: Sendable, Equatable {
         router.add(.get, "/s2s/v1/project") { _ in .project }
         router.add(.patch, "/s2s/v1/project") { _ in .updateProject }
         router.add(.post, "/s2s/v1/users") { _ in .createUser }
+        router.add(.get, "/s2s/v1/users/{guid}") { .user(guid: $0["guid"] ?? "") }
+        router.add(.get, "/s2s/v1/users/{guid}/entitlements") { .userEntitlements(guid: $0["guid"] ?? "") }
         router.add(.post, "/s2s/v1/payments") { _ in .createPayment }
         router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
+        router.add(.get, "/public/entitlements") { _ in .publicEntitlements }
         return router
     }()
 
     /// Bytes of body this route accepts; nil takes the environment's default.
     var bodyLimit: Int? {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer: return 0
+        case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
+             .publicEntitlements: return 0
         case .updateProject, .createUser, .createPayment: return 4096
         case .refundPayment: return 1024
         }
@@ -47,8 +57,9 @@ public enum Route: Sendable, Equatable {
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer: return .open
-        case .project, .updateProject, .createUser, .createPayment, .refundPayment: return .secretKey
+        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements: return .open
+        case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements:
+            return .secretKey
         }
     }
 

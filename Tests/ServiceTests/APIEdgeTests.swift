@@ -100,7 +100,10 @@ import Testing
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
         #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project", "/s2s/v1/users",
-                                   "/public/paywall/buyer", "/s2s/v1/payments", "/s2s/v1/payments/{paymentId}/refund"])
+                                   "/public/paywall/buyer", "/s2s/v1/payments", "/s2s/v1/payments/{paymentId}/refund",
+                                   "/s2s/v1/users/{guid}", "/s2s/v1/users/{guid}/entitlements",
+                                   "/public/entitlements"])
+        #expect(Set(paths.keys) == Set(Route.router.patterns))
     }
 
     @Test func everyRequestWritesOneJSONLogLineWithoutTheClientIP() throws {

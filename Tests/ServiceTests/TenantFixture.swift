@@ -31,7 +31,9 @@ struct TenantFixture {
                    identity: IdentitySecrets? = TestIdentity.secrets(),
                    paywallBuyerLimit: RateLimit = TestIdentity.uniquePaywallLimit(),
                    clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2,
-                   publicBaseURL: String = "http://127.0.0.1:8080") throws -> APIResponder {
+                   publicBaseURL: String = "http://127.0.0.1:8080",
+                   publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
+        throws -> APIResponder {
         let environment = Environment(
             postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL,
                                                                 poolSize: poolSize)),
@@ -40,7 +42,7 @@ struct TenantFixture {
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             s2sLimit: s2sLimit, identity: identity, paywallBuyerLimit: paywallBuyerLimit, clock: clock,
-            publicBaseURL: publicBaseURL)
+            publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit)
         return APIResponder(environment: environment)
     }
 
@@ -103,6 +105,12 @@ enum TestIdentity {
 
     /// The production shape of the paywall-buyer limit (30/min, closed) under a name of its own, so tests that
     /// share a Redis and a client IP do not share a budget.
+    /// `count` per minute per IP, fails closed, under a name of its own (as `uniquePaywallLimit`).
+    static func uniqueLimit(count: Int) -> RateLimit {
+        RateLimit.perWindow(name: "limit-test-\(UInt64.random(in: 0...UInt64.max))", count: count, seconds: 60,
+                            onFailure: .closed)
+    }
+
     static func uniquePaywallLimit() -> RateLimit {
         RateLimit.perWindow(name: "paywall-test-\(UInt64.random(in: 0...UInt64.max))", count: 30, seconds: 60,
                             onFailure: .closed)

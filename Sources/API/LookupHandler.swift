@@ -1,0 +1,82 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// The lookups of issue 4: a buyer, and a buyer's entitlements (S2S and, for devices, public).
+enum LookupHandler {
+    /// `GET /s2s/v1/users/{guid}`: `{guid, projectId, externalId, emailVerified, createdAt}`; 404 for a guid never
+    /// seen, 400 `VISITOR_ID_FOREIGN_PROJECT` for a guid of another organization.
+    static func user(_ request: Request, _ context: RequestContext, _ environment: Environment, guid text: String)
+        throws -> Response
+    {
+        let tenant = try context.tenant()
+        let buyers = try directory(environment)
+        let guid = try parse(text)
+        guard let profile = try buyers.profile(of: guid) else {
+            throw APIError(status: 404, code: .notFound, message: "no buyer with this guid")
+        }
+        guard profile.orgId == tenant.orgId else { throw foreign }
+        return try JSONResponse.encode(profile)
+    }
+
+    /// `GET /s2s/v1/users/{guid}/entitlements`: `{guid, active, entitlements:[…]}`.
+    static func entitlements(_ request: Request, _ context: RequestContext, _ environment: Environment,
+                             guid text: String) throws -> Response
+    {
+        let tenant = try context.tenant()
+        let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment)
+        return try JSONResponse.encode(answer)
+    }
+
+    /// `GET /public/entitlements?projectId=&guid=`: the same answer wrapped in `{"success":true,"data":…}`;
+    /// 60 per minute per client IP, 503 without Redis (fails closed); 404 for an unknown project.
+    static func publicEntitlements(_ request: Request, _ environment: Environment) throws -> Response {
+        let decision = environment.rateLimiter.check(environment.publicEntitlementsLimit, key: request.clientIP)
+        if let refusal = APIError.refusal(for: decision) { throw refusal }
+        _ = try directory(environment)
+        guard case .success(let projectID) = ProjectID.parse(request.query["projectId"] ?? ""),
+              let project = try environment.tenants.publicProject(projectID) else {
+            throw APIError(status: 404, code: nil, message: "no project has this projectId")
+        }
+        let answer = try entitlements(of: try parse(request.query["guid"] ?? ""), org: project.orgId, environment)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = String(decoding: try encoder.encode(answer), as: UTF8.self)
+        return JSONResponse.raw(#"{"success":true,"data":\#(data)}"#)
+    }
+
+    private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment) throws
+        -> EntitlementsAnswer
+    {
+        let buyers = try directory(environment)
+        if let home = try buyers.homeOrganization(of: guid), home != org { throw foreign }
+        let list = try buyers.entitlements(of: guid, org: org, now: environment.clock())
+        return EntitlementsAnswer(guid: guid.description, active: list.contains { $0.status == "active" },
+                                  entitlements: list)
+    }
+
+    private static func directory(_ environment: Environment) throws -> BuyerDirectory {
+        guard let buyers = environment.buyers else {
+            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
+        }
+        return buyers
+    }
+
+    private static func parse(_ text: String) throws -> BuyerGuid {
+        switch BuyerGuid.parse(text) {
+        case .success(let guid): return guid
+        case .failure(let refusal): throw APIError(refusal)
+        }
+    }
+
+    static let foreign = APIError(status: 400, code: .visitorIDForeignProject,
+                                  message: "'guid' names a buyer of another organization")
+}
+
+/// `{guid, active, entitlements}`: `active` when any entitlement is active.
+struct EntitlementsAnswer: Encodable {
+    var guid: String
+    var active: Bool
+    var entitlements: [BuyerDirectory.Entitlement]
+}
