@@ -20,6 +20,7 @@ enum Handlers {
         case .userEntitlements(let guid):
             return try LookupHandler.entitlements(request, context, environment, guid: guid)
         case .publicEntitlements: return try LookupHandler.publicEntitlements(request, environment)
+        case .events: return try EventsHandler.history(request, context, environment)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
         }
     }

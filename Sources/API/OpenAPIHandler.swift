@@ -79,6 +79,14 @@ enum OpenAPIDocument {
     status: active|expired|refunded, expiresAt}]}; an unknown guid is active:false with an empty list"},\
     "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
     "401":{"description":"missing, malformed, unknown or revoked key"}}}},\
+    "/s2s/v1/events":{"get":{"summary":"The organization's history with each event's hash, for finance",\
+    "security":[{"secretKey":[]}],\
+    "parameters":[{"name":"after","in":"query","schema":{"type":"integer","minimum":0,"default":0}},\
+    {"name":"limit","in":"query","schema":{"type":"integer","minimum":1,"maximum":1000,"default":100}}],\
+    "responses":{"200":{"description":"{events:[{org_seq, event_type, recorded_at, data, metadata, prev_hash, hash, …}], \
+    nextAfter}; personal data opened, or {erased:true} once erased"},\
+    "400":{"description":"after or limit out of range (named)"},\
+    "401":{"description":"missing, malformed, unknown or revoked key"}}}},\
     "/public/entitlements":{"get":{"summary":"A buyer's entitlements, for devices",\
     "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
     {"name":"guid","in":"query","required":true,"schema":{"type":"string"}}],"responses":{\

@@ -22,6 +22,8 @@ public enum Route: Sendable, Equatable {
     case userEntitlements(guid: String)
     /// `GET /public/entitlements?projectId=&guid=`: the same for devices, wrapped in `success/data`.
     case publicEntitlements
+    /// `GET /s2s/v1/events?after=&limit=`: the key's organization's history with hashes, personal data opened.
+    case events
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
 
@@ -37,6 +39,7 @@ public enum Route: Sendable, Equatable {
         router.add(.post, "/s2s/v1/users") { _ in .createUser }
         router.add(.get, "/s2s/v1/users/{guid}") { .user(guid: $0["guid"] ?? "") }
         router.add(.get, "/s2s/v1/users/{guid}/entitlements") { .userEntitlements(guid: $0["guid"] ?? "") }
+        router.add(.get, "/s2s/v1/events") { _ in .events }
         router.add(.post, "/s2s/v1/payments") { _ in .createPayment }
         router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
@@ -48,7 +51,7 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements: return 0
+             .publicEntitlements, .events: return 0
         case .updateProject, .createUser, .createPayment: return 4096
         case .refundPayment: return 1024
         }
@@ -58,8 +61,8 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements: return .open
-        case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements:
-            return .secretKey
+        case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
+             .events: return .secretKey
         }
     }
 
