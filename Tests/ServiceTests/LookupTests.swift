@@ -170,4 +170,15 @@ import Testing
         #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/users/\(Self.unknown)/entitlements", key: a.key))
                 .status == 200)
     }
+
+    @Test func withoutIdentitySecretsTheLookupsAnswer503() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let api = try fixture.responder(identity: nil)
+        for path in ["/s2s/v1/users/\(Self.unknown)", "/s2s/v1/users/\(Self.unknown)/entitlements", "/s2s/v1/events"] {
+            let response = get(api, path, key: a.key)
+            #expect(response.status == 503 && response.headers["Retry-After"] == "60", "\(path)")
+        }
+        #expect(ask(api, ["projectId": a.project, "guid": Self.unknown]).status == 503)
+    }
 }
