@@ -12,8 +12,9 @@ import Postgres
 /// (default 0), at most `limit` (default 100, 1–1000). `nextAfter` is the last `org_seq` shown (`after` when none):
 /// pass it as `after` for the next page.
 ///
-/// Personal data (`pd1.` strings) is opened for the owning org: the plaintext, or `{"erased":true}` once the
-/// subject's key was destroyed (or `{"unreadable":true}` for a value that does not open). `hash` and `prev_hash`
+/// Handoff codes and install tokens are shown as `{"redacted":true}` (a reader of the feed must not be able to
+/// redeem them). Other personal data (`pd1.` strings) is opened for the owning org: the plaintext, or
+/// `{"erased":true}` once the subject's key was destroyed (or `{"unreadable":true}` for a value that does not open). `hash` and `prev_hash`
 /// cover the stored (sealed) data, so the chain is verified from `handoff audit export`, not from this answer.
 enum EventsHandler {
     static let defaultLimit = 100
@@ -68,7 +69,10 @@ enum EventsHandler {
             fields += [.email, .handoffCode, .installToken, .ipAddress]
             for field in fields {
                 switch try keys.reveal(sealed, field: field, org: org, subject: subject, on: connection) {
-                case .value(let plain): return .string(plain)
+                case .value(let plain):
+                    // A live code in a finance feed could be redeemed by whoever reads it: codes stay hidden.
+                    if field == .handoffCode || field == .installToken { return .object(["redacted": .bool(true)]) }
+                    return .string(plain)
                 case .erased: return .object(["erased": .bool(true)])
                 case .invalid: continue
                 }
