@@ -14,8 +14,9 @@ import Postgres
 ///
 /// Handoff codes and install tokens are shown as `{"redacted":true}` (a reader of the feed must not be able to
 /// redeem them). Other personal data (`pd1.` strings) is opened for the owning org: the plaintext, or
-/// `{"erased":true}` once the subject's key was destroyed (or `{"unreadable":true}` for a value that does not open). `hash` and `prev_hash`
-/// cover the stored (sealed) data, so the chain is verified from `handoff audit export`, not from this answer.
+/// `{"erased":true}` once the subject's key was destroyed (or `{"unreadable":true}` for a value that does not
+/// open). `hash` and `prev_hash` cover the stored (sealed) data, so the chain is verified from
+/// `handoff audit export`, not from this answer.
 enum EventsHandler {
     static let defaultLimit = 100
     static let maximumLimit = 1000
