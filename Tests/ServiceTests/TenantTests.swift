@@ -259,6 +259,20 @@ enum SecretKeyText {
         #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: b.key)).status == 200)
     }
 
+    @Test func twoHundredRequestsFitTheBurstAndThe201stIsRefusedWith429() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        // The default burst of 200 with a slow refill, so the time 200 requests take adds no budget.
+        let limit = RateLimit(name: "s2s-burst-\(UInt32.random(in: 0...UInt32.max))", perSecond: 0.01, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 200))
+        let api = try fixture.responder(s2sLimit: limit)
+        let statuses = (0..<200).map { _ in api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        let over = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
+        #expect(over.status == 429)
+        #expect(over.headers["Retry-After"] == "100")
+    }
+
     @Test func whileRedisIsStoppedS2SRequestsStillPassUpToThePerProcessCap() throws {
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant()
