@@ -117,20 +117,11 @@ struct PaymentRequest: Decodable {
         "guid", "paymentId", "amount", "currency", "productId", "entitlement", "expiresAt", "email", "paywallId",
     ]
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = JSONField
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-        where !Self.fields.contains(key.stringValue) {
-            throw APIError.validation("field '\(JSONBody.path([key]))' is not a field of a payment")
-        }
+        try JSONBody.refuseUnknownFields(in: container, allowed: Self.fields, what: "a field of a payment")
         func get<T>(_ result: Result<T, FieldRefusal>) throws -> T {
             switch result {
             case .success(let value): return value

@@ -35,13 +35,7 @@ enum ProjectHandler {
 struct ProjectSettingsPatch: Decodable {
     var change = ProjectSettingsChange(fields: .json)
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = JSONField
 
     private static let known: Set<String> = [
         "name", "paywallUrl", "returnScheme", "androidPackage", "iosBundleId", "fingerprint", "tracker", "trackerLink",
@@ -49,10 +43,7 @@ struct ProjectSettingsPatch: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-        where !Self.known.contains(key.stringValue) {
-            throw APIError.validation("field '\(JSONBody.path([key]))' is not a project setting")
-        }
+        try JSONBody.refuseUnknownFields(in: container, allowed: Self.known, what: "a project setting")
         func text(_ name: String) throws -> SettingChange {
             let key = Key(name)
             guard container.contains(key) else { return .unchanged }

@@ -27,13 +27,7 @@ public struct TenantDirectory: Sendable {
             try settings.encode(to: encoder)
         }
 
-        private struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ string: String) { stringValue = string }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
+        private typealias Key = JSONField
     }
 
     /// Who a live secret key speaks for.

@@ -51,20 +51,11 @@ struct UserRequest: Decodable {
     var externalId: ExternalID?
     var email: EmailAddress?
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = JSONField
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-        where key.stringValue != "externalId" && key.stringValue != "email" {
-            throw APIError.validation("field '\(JSONBody.path([key]))' is not a field of a user")
-        }
+        try JSONBody.refuseUnknownFields(in: container, allowed: ["externalId", "email"], what: "a field of a user")
         if let text = try container.decodeIfPresent(String.self, forKey: Key("externalId")) {
             switch ExternalID.parse(text) {
             case .success(let value): externalId = value
