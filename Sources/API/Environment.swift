@@ -36,6 +36,14 @@ public struct Environment: Sendable {
     public let paywallBuyerLimit: RateLimit
     /// The budget of each client IP on `GET /public/entitlements`.
     public let publicEntitlementsLimit: RateLimit
+    /// The post-payment pages (`GET /done/<token>`); nil without the identity secrets (then every page is the 404).
+    public let pages: PostPaymentPages?
+    /// Browser fingerprints (capture and resolve); nil without the identity secrets (then both answer 503).
+    public let fingerprints: FingerprintDirectory?
+    /// The budget of each client IP on `POST /public/handoff/fingerprint`.
+    public let fingerprintCaptureLimit: RateLimit
+    /// The budget of each client IP on `POST /public/handoff/resolve-by-fingerprint`.
+    public let resolveByFingerprintLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -47,6 +55,14 @@ public struct Environment: Sendable {
     public static let defaultPublicEntitlementsLimit = RateLimit.perWindow(
         name: "public-entitlements", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 30 fingerprints per minute per client IP (a page sends one per visit); without Redis, 503 (fail closed).
+    public static let defaultFingerprintCaptureLimit = RateLimit.perWindow(
+        name: "fingerprint-capture", count: 30, seconds: 60, onFailure: .closed)
+
+    /// 10 requests per minute per client IP (DESIGN §6); without Redis, 503 (fail closed).
+    public static let defaultResolveByFingerprintLimit = RateLimit.perWindow(
+        name: "resolve-by-fingerprint", count: 10, seconds: 60, onFailure: .closed)
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -56,7 +72,9 @@ public struct Environment: Sendable {
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
         identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
-        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit
+        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
+        fingerprintCaptureLimit: RateLimit = Environment.defaultFingerprintCaptureLimit,
+        resolveByFingerprintLimit: RateLimit = Environment.defaultResolveByFingerprintLimit
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -68,6 +86,11 @@ public struct Environment: Sendable {
         self.tenants = TenantDirectory(store: store)
         self.buyers = identity.map { BuyerDirectory(store: store, secrets: $0) }
         self.payments = identity.map { PaymentDirectory(store: store, secrets: $0) }
+        let tenants = self.tenants
+        self.pages = identity.map { PostPaymentPages(store: store, tenants: tenants, secrets: $0) }
+        self.fingerprints = identity.map { FingerprintDirectory(store: store, secrets: $0) }
+        self.fingerprintCaptureLimit = fingerprintCaptureLimit
+        self.resolveByFingerprintLimit = resolveByFingerprintLimit
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit

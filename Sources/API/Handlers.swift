@@ -22,6 +22,9 @@ enum Handlers {
         case .publicEntitlements: return try LookupHandler.publicEntitlements(request, environment)
         case .events: return try EventsHandler.history(request, context, environment)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
+        case .postPaymentPage(let token): return try PostPaymentPageHandler.page(request, environment, token: token)
+        case .captureFingerprint: return try FingerprintHandler.capture(request, context, environment)
+        case .resolveByFingerprint: return try FingerprintHandler.resolve(request, context, environment)
         }
     }
 }

@@ -101,7 +101,33 @@ enum OpenAPIDocument {
     "200":{"description":"{success:true, data:{guid, source: id|pass}}"},\
     "400":{"description":"VISITOR_ID_FOREIGN_PROJECT or a malformed id"},\
     "404":{"description":"nothing usable, a tampered or expired pass, or an unknown project"},\
-    "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}}\
+    "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}},\
+    "/done/{pageToken}":{"get":{"summary":"The post-payment page (HTML): the code, open-the-app and store buttons",\
+    "parameters":[{"name":"pageToken","in":"path","required":true,"schema":{"type":"string"}}],"responses":{\
+    "200":{"description":"text/html (English or Russian by Accept-Language); a redeemed or expired code is not \
+    shown","content":{"text/html":{}}},\
+    "404":{"description":"one fixed HTML page for every bad, tampered or unknown token",\
+    "content":{"text/html":{}}}}}},\
+    "/public/handoff/fingerprint":{"post":{"summary":"The post-payment page's script sends the browser fingerprint",\
+    "requestBody":{"content":{"application/json":{"schema":{"type":"object","required":["token","screen"],\
+    "properties":{"token":{"type":"string"},"screen":{"type":"string","pattern":"^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$"},\
+    "timezone":{"type":"string"},"language":{"type":"string"}}}}}},\
+    "responses":{"204":{"description":"accepted (nothing is kept for a project with fingerprinting off)"},\
+    "400":{"description":"a field is refused; the message names it"},\
+    "404":{"description":"no page has this token"},"413":{"description":"body over 1024 bytes"},\
+    "429":{"description":"over 30 per minute from this IP"},\
+    "503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}},\
+    "/public/handoff/resolve-by-fingerprint":{"post":{"summary":"Learn the buyer's guid from a recorded fingerprint",\
+    "requestBody":{"content":{"application/json":{"schema":{"type":"object",\
+    "required":["projectId","platform","osVersion","screen"],"properties":{"projectId":{"type":"string"},\
+    "platform":{"enum":["ios","android"]},"osVersion":{"type":"string"},"screen":{"type":"string"},\
+    "timezone":{"type":"string"},"language":{"type":"string"},"bundleId":{"type":"string"}}}}}},\
+    "responses":{"200":{"description":"{success:true, data:{guid, matchMethod: fingerprint|ip}}; the fingerprint \
+    is spent"},\
+    "400":{"description":"a field is missing or refused (named); VALIDATION_BUNDLE_ID_FORMAT"},\
+    "404":{"description":"one body for a miss, an ambiguity, an unknown or disabled project, another bundle id"},\
+    "413":{"description":"body over 1024 bytes"},"429":{"description":"over 10 per minute from this IP"},\
+    "503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
     }}
     """
 }

@@ -13,11 +13,13 @@ public struct PaymentDirectory: Sendable {
     public let store: EventStore
     private let subjectKeys: SubjectKeys
     private let lookupPepper: [UInt8]
+    private let pageTokens: PageToken
 
     public init(store: EventStore, secrets: IdentitySecrets) {
         self.store = store
         self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
         self.lookupPepper = secrets.lookupPepper
+        self.pageTokens = PageToken(masterKey: secrets.masterKey)
     }
 
     /// A validated payment request.
@@ -239,10 +241,10 @@ public struct PaymentDirectory: Sendable {
         LookupHash.of(Array(text.utf8), kind: "code", pepper: lookupPepper)
     }
 
-    /// The token of the post-payment page: base64url(HMAC(pepper, "page" ‖ 0 ‖ handoff code)); stable across repeats,
-    /// unguessable without the pepper, and not the code itself.
+    /// The token of the post-payment page (`PageToken`): the code under deterministic authenticated encryption, so
+    /// `GET /done/<token>` can find the code while the URL stays stable across repeats and does not show the code.
     public func pageToken(for code: HandoffCode) -> String {
-        Base64URL.encode(HMAC.sha256(key: lookupPepper, message: Array("page".utf8) + [0] + Array(code.text.utf8)))
+        pageTokens.seal(code)
     }
 
     private func bodyHash(_ payment: Payment) throws -> String {

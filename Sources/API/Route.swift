@@ -26,6 +26,12 @@ public enum Route: Sendable, Equatable {
     case events
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
+    /// `GET /done/{pageToken}`: the post-payment page (HTML) with the code, the app and store buttons.
+    case postPaymentPage(pageToken: String)
+    /// `POST /public/handoff/fingerprint`: the post-payment page's script sends the browser fingerprint.
+    case captureFingerprint
+    /// `POST /public/handoff/resolve-by-fingerprint`: an app learns its buyer's guid from a recorded fingerprint.
+    case resolveByFingerprint
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -44,6 +50,9 @@ public enum Route: Sendable, Equatable {
         router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         router.add(.get, "/public/entitlements") { _ in .publicEntitlements }
+        router.add(.get, "/done/{pageToken}") { .postPaymentPage(pageToken: $0["pageToken"] ?? "") }
+        router.add(.post, "/public/handoff/fingerprint") { _ in .captureFingerprint }
+        router.add(.post, "/public/handoff/resolve-by-fingerprint") { _ in .resolveByFingerprint }
         return router
     }()
 
@@ -51,7 +60,8 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements, .events: return 0
+             .publicEntitlements, .events, .postPaymentPage: return 0
+        case .captureFingerprint, .resolveByFingerprint: return 1024
         case .updateProject, .createUser, .createPayment: return 4096
         case .refundPayment: return 1024
         }
@@ -60,7 +70,8 @@ public enum Route: Sendable, Equatable {
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements: return .open
+        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .postPaymentPage,
+             .captureFingerprint, .resolveByFingerprint: return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey
         }

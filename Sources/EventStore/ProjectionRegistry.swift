@@ -2,5 +2,7 @@
 /// rebuilds. Keep them in one list so the two can never disagree.
 public enum ProjectionRegistry {
     /// The service's projections, in the order appends apply them.
-    public static let service: [any InlineProjection] = [TenantProjection(), BuyerProjection(), PaymentProjection()]
+    public static let service: [any InlineProjection] = [
+        TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(),
+    ]
 }

@@ -50,7 +50,7 @@ import Testing
         let pageURL = try #require(handoff["postPaymentUrl"] as? String)
         #expect(pageURL.hasPrefix("https://handoff.example.com/done/"))
         let pageToken = String(pageURL.dropFirst("https://handoff.example.com/done/".count))
-        #expect(pageToken.count == 43 && !pageToken.contains(code))
+        #expect(pageToken.count == 32 && !pageToken.contains(code))
         #expect(bodyText(response) == #"{"guid":"\#(Self.guidA)","handoff":{"code":"\#(code)","# +
             #""expiresAt":"2027-01-18T08:00:00.250Z","postPaymentUrl":"\#(pageURL)","# +
             #""returnLink":"myapp://handoff?code=\#(code)"},"install":{"expiresAt":"2027-02-14T08:00:00.250Z","# +

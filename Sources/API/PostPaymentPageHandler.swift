@@ -1,0 +1,48 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// `GET /done/<pageToken>`: the post-payment page (`PostPaymentPage`) of the payment whose handoff code the token
+/// carries.
+///
+/// A token that does not open, or whose code is not recorded, answers one fixed HTML 404 page. A redeemed or
+/// expired code still answers 200, without the code, its app link or the fingerprint script, saying so. Android
+/// visitors get the Google Play button (install link with the install token); others get the tracker button when a
+/// tracker URL is given (`trackerURL`; the tracker link builder plugs in there).
+enum PostPaymentPageHandler {
+    static func page(_ request: Request, _ environment: Environment, token: String) throws -> Response {
+        guard let pages = environment.pages,
+              let facts = try pages.facts(token: token, now: environment.clock()) else {
+            return PostPaymentPage.notFound
+        }
+        let platform = request.headers["User-Agent"].flatMap(DevicePlatform.init(userAgent:))
+        let content = content(facts, token: token, platform: platform,
+                              language: PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"]),
+                              trackerURL: nil, endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
+        return PostPaymentPage.render(content)
+    }
+
+    /// What the page of `facts` shows to a visitor on `platform`; `trackerURL` is the project's tracker link for
+    /// this payment, when there is one.
+    static func content(_ facts: PostPaymentPages.Facts, token: String, platform: DevicePlatform?,
+                        language: PageLanguage, trackerURL: String?, endpoint: String) -> PostPaymentPage.Content {
+        var returnLink: String?
+        if facts.usable, let text = facts.settings.returnScheme, case .success(let scheme) = ReturnScheme.parse(text) {
+            returnLink = HandoffLinks.returnLink(scheme: scheme, code: facts.code)
+        }
+        var store: PostPaymentPage.StoreLink?
+        if platform == .android {
+            if let text = facts.settings.androidPackage, case .success(let package) = AndroidPackage.parse(text),
+               let install = facts.installToken {
+                store = .googlePlay(HandoffLinks.playStoreURL(package: package, token: install))
+            }
+        } else if let trackerURL {
+            store = .tracker(trackerURL)
+        }
+        let sendsFingerprint = facts.usable && facts.settings.fingerprint
+        return PostPaymentPage.Content(
+            language: language, code: facts.usable ? facts.code.text : nil, returnLink: returnLink, storeLink: store,
+            fingerprint: sendsFingerprint ? (token, endpoint) : nil)
+    }
+}
