@@ -113,7 +113,7 @@ public struct FingerprintDirectory: Sendable {
                 SELECT payment_id, guid::text AS guid, platform, screen, timezone, language, ip_hash,
                     to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS paid_at
                 FROM fingerprints
-                WHERE org_id = $1::uuid AND project_id = $2::uuid AND ip_hash = $3 AND expires_at > $4::timestamptz
+                WHERE org_id = $1::uuid AND project_id = $2::uuid AND ip_hash = $3 AND expires_at >= $4::timestamptz
                 ORDER BY payment_id FOR UPDATE
                 """, [.text(org.description), .text(project.description), .text(ipHash),
                       .text(PaymentFields.text(now))]).rows

@@ -6,7 +6,7 @@ import Postgres
 /// still match, one row per (org, payment).
 ///
 /// Fingerprints are deleted once they can no longer match: `FingerprintMatched` deletes its row (spent), and every
-/// fingerprint event first deletes the org's rows whose `expires_at` (payment + 2 h) is not after the event's own
+/// fingerprint event first deletes the org's rows whose `expires_at` (payment + 2 h) is before the event's own
 /// time (`recordedAt` / `matchedAt`, from the payload, so replay gives the same result). A later visit of the page
 /// replaces the payment's row; a visit after the match records nothing (the recorder checks the stream).
 public struct FingerprintProjection: InlineProjection {
@@ -44,9 +44,10 @@ public struct FingerprintProjection: InlineProjection {
         }
     }
 
-    /// Deletes the org's fingerprints that expired at or before `instant` (RFC 3339).
+    /// Deletes the org's fingerprints that expired before `instant` (RFC 3339); one expiring at `instant` can still
+    /// match at that instant (the 2 h window includes its edge).
     private func prune(org: PostgresValue, before instant: String, table: String, on connection: Connection) throws {
-        try connection.query("DELETE FROM \(table) WHERE org_id = $1::uuid AND expires_at <= $2::timestamptz",
+        try connection.query("DELETE FROM \(table) WHERE org_id = $1::uuid AND expires_at < $2::timestamptz",
                              [org, .text(instant)])
     }
 }

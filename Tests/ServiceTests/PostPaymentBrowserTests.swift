@@ -1,0 +1,98 @@
+import Foundation
+import HTTPClient
+import TestSupport
+import Testing
+
+/// Whether headless Chromium can run on this machine at all (infra/test installs Debian's `chromium`).
+enum HeadlessChromium {
+    static let canRun: Bool = {
+        guard let child = try? ChildProcess(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                             "--dump-dom", "about:blank"]),
+              let status = try? child.wait(timeout: 60) else { return false }
+        return status == .exited(0) && child.output().contains("<body></body>")
+    }()
+}
+
+/// The post-payment page end to end (issue 5): a real `handoff serve`, a real page in headless Chromium whose script
+/// sends the fingerprint, then resolve-by-fingerprint from the same IP.
+@Suite struct PostPaymentBrowserTests {
+    static let userAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+        + "Chrome/124.0 Mobile Safari/537.36"
+
+    private func send(_ method: String, _ url: String, key: String? = nil, body: String = "") throws -> HTTPResponse {
+        var headers = [("Content-Type", "application/json")]
+        if let key { headers.append(("Authorization", "Bearer " + key)) }
+        return try HTTPClient().send(HTTPRequest(method: method, url: url, headers: headers, body: Array(body.utf8),
+                                                 totalTimeout: 20))
+    }
+
+    private static func base64URL(_ byte: UInt8) -> String {
+        Data(repeating: byte, count: 32).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Opens `url` in headless Chromium as a Pixel (393×852 CSS pixels, Europe/Berlin) via Tests/Peers/page_browser.py.
+    private func browse(_ url: String, acceptLanguage: String) throws -> [String: Any] {
+        let child = try ChildProcess([
+            "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url", url,
+            "--user-agent", Self.userAgent, "--accept-language", acceptLanguage, "--width", "393", "--height", "852",
+            "--timezone", "Europe/Berlin", "--timeout", "30",
+        ])
+        let status = try child.wait(timeout: 120)
+        let output = child.output()
+        #expect(status == .exited(0), "\(output)")
+        let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    @Test(.enabled(if: HeadlessChromium.canRun, "headless chromium cannot run here (infra/test installs it)"))
+    func chromiumSendsTheFingerprintAndTheAppResolvesTheGuidFromTheSameIP() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant(["--fingerprint", "on", "--android-package", "com.example.app",
+                                         "--return-scheme", "myapp"])
+        let port = try Shell.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let serve = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
+            "HTTP_PORT": String(port), "DATABASE_URL": fixture.database.appURL,
+            "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base,
+            "HANDOFF_MASTER_KEY": Self.base64URL(0x61), "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62),
+            "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error",
+        ])
+        defer {
+            serve.signal(SIGTERM)
+            _ = try? serve.wait(timeout: 30)
+        }
+        var up = false
+        for _ in 0..<100 where !up {
+            up = (try? send("GET", base + "/healthz").status) == 200
+            if !up { usleep(100_000) }
+        }
+        try #require(up, "handoff serve did not start: \(serve.output())")
+
+        let paid = try send("POST", base + "/s2s/v1/payments", key: tenant.key, body: PaymentTests.body())
+        try #require(paid.status == 200, "\(String(decoding: paid.body, as: UTF8.self))")
+        let answer = try JSONSerialization.jsonObject(with: Data(paid.body)) as? [String: Any]
+        let handoff = try #require(answer?["handoff"] as? [String: Any])
+        let code = try #require(handoff["code"] as? String)
+        let pageURL = try #require(handoff["postPaymentUrl"] as? String)
+        #expect(pageURL.hasPrefix(base + "/done/"))
+
+        let english = try browse(pageURL, acceptLanguage: "en-US,en;q=0.9")
+        #expect(english["fingerprint"] as? String == "sent")
+        #expect(english["screen"] as? String == "393x852" && english["timezone"] as? String == "Europe/Berlin")
+        let text = english["text"] as? String ?? ""
+        #expect(text.contains(code) && text.contains("Or enter the code manually") && text.contains("Google Play"))
+
+        let russian = try browse(pageURL, acceptLanguage: "ru")
+        #expect((russian["text"] as? String ?? "").contains("Или введите код вручную"))
+        #expect(russian["fingerprint"] as? String == "sent")
+
+        let resolved = try send("POST", base + "/public/handoff/resolve-by-fingerprint", body: """
+            {"projectId":"\(tenant.project)","platform":"android","osVersion":"14","screen":"852x393",\
+            "timezone":"Europe/Berlin","language":"ru-RU","bundleId":"com.example.app"}
+            """)
+        #expect(resolved.status == 200)
+        #expect(String(decoding: resolved.body, as: UTF8.self)
+            == #"{"success":true,"data":{"guid":"\#(PaymentTests.guidA)","matchMethod":"fingerprint"}}"#)
+    }
+}

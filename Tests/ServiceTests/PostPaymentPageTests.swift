@@ -1,0 +1,131 @@
+@testable import API
+import Domain
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+/// `GET /done/<pageToken>`: the post-payment page (issue 5).
+@Suite struct PostPaymentPageTests {
+    typealias F = FingerprintFixture
+
+    private func page(_ world: F, _ token: String, userAgent: String = F.android, language: String? = nil)
+        -> Response
+    {
+        var headers = [("User-Agent", userAgent)]
+        if let language { headers.append(("Accept-Language", language)) }
+        return world.api.respond(to: Request(method: .get, path: "/done/\(token)", headers: Headers(headers)))
+    }
+
+    @Test func thePageShowsTheCodeTheAppAndPlayButtonsWithStrictHeaders() throws {
+        let world = try F()
+        let paid = try world.pay()
+        let response = page(world, paid.token)
+        #expect(response.status == 200)
+        let html = bodyText(response)
+        #expect(html.contains(#"<p class="caption">Or enter the code manually</p><p class="code" id="code">"#
+            + paid.code + "</p>"))
+        #expect(html.contains(#"<a class="button" id="open-app" href="myapp://handoff?code=\#(paid.code)">"#
+            + "Open the app</a>"))
+        let installToken = try #require(html.range(of: "referrer=").map { String(html[$0.upperBound...].prefix(8)) })
+        #expect(InstallToken.parse(installToken) != nil)
+        #expect(html.contains(#"<a class="button store" id="store" href="https://play.google.com/store/apps/details?"#
+            + #"id=com.example.app&amp;referrer=\#(installToken)">Get it on Google Play</a>"#))
+        #expect(html.contains(#"data-token="\#(paid.token)" data-endpoint="https://handoff.example.com/public/handoff/fingerprint""#))
+        #expect(html.contains("<script>\(PostPaymentPage.script)</script>") && html.contains("<html lang=\"en\""))
+        #expect(!html.contains("http://") && !html.contains("src=") && !html.contains("<link"))
+        #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(response.headers["Cache-Control"] == "no-store")
+        #expect(response.headers["Referrer-Policy"] == "no-referrer")
+        let csp = try #require(response.headers["Content-Security-Policy"])
+        #expect(csp.hasPrefix("default-src 'none'; style-src 'sha256-") && csp.contains("; connect-src 'self';"))
+        #expect(csp.contains("script-src '\(PostPaymentPage.hashSource(PostPaymentPage.script))'"))
+        #expect(PostPaymentPage.hashSource("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hWuo8=")
+    }
+
+    @Test func anIPhoneGetsNoPlayButtonAndTheTrackerButtonOnlyWhenATrackerURLIsGiven() throws {
+        let world = try F()
+        let paid = try world.pay()
+        let html = bodyText(page(world, paid.token, userAgent: F.iPhone))
+        #expect(!html.contains("id=\"store\"") && html.contains(paid.code))
+        let facts = try #require(try world.api.environment.pages?.facts(token: paid.token, now: world.clock.now()))
+        let content = PostPaymentPageHandler.content(facts, token: paid.token, platform: .ios, language: .en,
+                                                     trackerURL: "https://app.appsflyer.com/x?a=1&b=\"<>",
+                                                     endpoint: "https://h/e")
+        #expect(content.storeLink == .tracker("https://app.appsflyer.com/x?a=1&b=\"<>"))
+        #expect(bodyText(PostPaymentPage.render(content)).contains(
+            #"href="https://app.appsflyer.com/x?a=1&amp;b=&quot;&lt;&gt;">Download the app</a>"#))
+        let android = PostPaymentPageHandler.content(facts, token: paid.token, platform: .android, language: .en,
+                                                     trackerURL: "https://app.appsflyer.com/x", endpoint: "e")
+        guard case .googlePlay = android.storeLink else { Issue.record("Android gets Google Play"); return }
+    }
+
+    @Test func russianTextsFollowAcceptLanguageWithQValues() throws {
+        let world = try F()
+        let paid = try world.pay()
+        let russian = bodyText(page(world, paid.token, language: "ru-RU,ru;q=0.9,en;q=0.8"))
+        #expect(russian.contains("<html lang=\"ru\"") && russian.contains("Или введите код вручную")
+            && russian.contains("Открыть приложение") && russian.contains("Скачать в Google Play"))
+        #expect(russian.contains(paid.code))
+        let english = bodyText(page(world, paid.token, language: "de-DE, en;q=0.8, ru;q=0.5"))
+        #expect(english.contains("Or enter the code manually") && !english.contains("Или"))
+        #expect(bodyText(page(world, paid.token, language: "en;q=0.2, ru;q=0.3")).contains("Или введите код вручную"))
+    }
+
+    @Test func everyBadTokenAnswersTheSameHTML404() throws {
+        let world = try F()
+        let paid = try world.pay()
+        let flipped = String(paid.token.dropLast()) + (paid.token.hasSuffix("A") ? "B" : "A")
+        let unknownCode = PageToken(masterKey: TestIdentity.secrets().masterKey)
+            .seal(try #require(HandoffCode.parse("23456789")))
+        let otherKey = PageToken(masterKey: Array(repeating: 0x55, count: 32)).seal(try #require(HandoffCode.parse(paid.code)))
+        var bodies: Set<[UInt8]> = []
+        for token in [flipped, unknownCode, otherKey, "x", String(repeating: "A", count: 32), "%3Cscript%3E",
+                      String(repeating: "A", count: 500)] {
+            let response = page(world, token)
+            #expect(response.status == 404, "\(token)")
+            #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(response.headers["Cache-Control"] == "no-store")
+            bodies.insert(response.body)
+        }
+        #expect(bodies == [PostPaymentPage.notFound.body])
+        #expect(bodyText(PostPaymentPage.notFound).contains("Page not found"))
+        #expect(page(world, paid.token).status == 200)
+    }
+
+    @Test func aRedeemedOrExpiredCodeShowsNeitherTheCodeNorItsAppLinkNorTheScript() throws {
+        let world = try F()
+        let paid = try world.pay()
+        world.clock.advance(HandoffCode.lifetime)
+        for html in [bodyText(page(world, paid.token)), bodyText(page(world, paid.token, language: "ru"))] {
+            #expect(!html.contains(paid.code) && !html.contains("open-app") && !html.contains("<script"))
+            #expect(html.contains("id=\"spent\"") && html.contains("id=\"store\""))
+        }
+        #expect(bodyText(page(world, paid.token)).contains("This code is no longer valid."))
+
+        let fresh = try F()
+        let redeemed = try fresh.pay()
+        try fresh.fixture.ownerConnection().execute("UPDATE handoff_codes SET redeemed_at = now() WHERE kind = 'handoff'")
+        let html = bodyText(page(fresh, redeemed.token, language: "ru"))
+        #expect(!html.contains(redeemed.code) && html.contains("Этот код больше не действует."))
+    }
+
+    @Test func everythingPutIntoTheHTMLIsEscaped() {
+        #expect(PostPaymentPage.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        let html = bodyText(PostPaymentPage.render(PostPaymentPage.Content(
+            language: .en, code: "<b>", returnLink: "a\"b://x", storeLink: .googlePlay("https://p/?a=<x>"),
+            fingerprint: ("t\"><script>", "https://h/\"e"))))
+        #expect(!html.contains("<b>") && !html.contains("t\"><script>") && !html.contains("a\"b"))
+        #expect(html.contains("&lt;b&gt;") && html.contains("t&quot;&gt;&lt;script&gt;"))
+    }
+
+    @Test func pageTokensAreStableAndOpenOnlyUnderTheirKey() throws {
+        let tokens = PageToken(masterKey: Array(repeating: 0x33, count: 32))
+        let code = try #require(HandoffCode.parse("ABCDEFGH"))
+        #expect(tokens.seal(code) == tokens.seal(code) && tokens.seal(code).count == 32)
+        #expect(tokens.open(tokens.seal(code)) == code)
+        #expect(!tokens.seal(code).contains("ABCDEFGH"))
+        #expect(PageToken(masterKey: Array(repeating: 0x34, count: 32)).open(tokens.seal(code)) == nil)
+        #expect(tokens.open("") == nil && tokens.open("!!!!") == nil)
+    }
+}
