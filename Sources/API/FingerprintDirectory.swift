@@ -63,7 +63,9 @@ public struct FingerprintDirectory: Sendable {
                 SELECT 1 FROM events WHERE org_id = $1::uuid AND stream_id = $2 AND event_type = $3 LIMIT 1
                 """, [.text(facts.orgId.description), .text(stream), .text(FingerprintMatched.eventType)])
             guard matched.rows.isEmpty else { return .alreadyMatched }
-            let agent = userAgent.map { String(decoding: Array($0.utf8.prefix(Self.maxUserAgentBytes)), as: UTF8.self) }
+            let agent = userAgent.map {
+                String(decoding: Array($0.utf8.prefix(Self.maxUserAgentBytes)), as: UTF8.self)
+            }
             let sealedAgent = try agent.flatMap {
                 try subjectKeys.seal($0, field: .userAgent, org: facts.orgId.uuid, subject: facts.guid.description,
                                      on: connection)

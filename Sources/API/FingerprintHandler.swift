@@ -99,7 +99,8 @@ struct ResolveByFingerprintRequest: Decodable {
         projectId = try container.decode(String.self, forKey: JSONField("projectId"))
         let platform = try refusing(DevicePlatform.parse(try container.decode(String.self,
                                                                               forKey: JSONField("platform"))))
-        _ = try refusing(FingerprintFields.osVersion(try container.decode(String.self, forKey: JSONField("osVersion"))))
+        let osVersion = try container.decode(String.self, forKey: JSONField("osVersion"))
+        _ = try refusing(FingerprintFields.osVersion(osVersion))
         let screen = try refusing(ScreenSize.parse(try container.decode(String.self, forKey: JSONField("screen"))))
         let timezone = try container.decodeIfPresent(String.self, forKey: JSONField("timezone"))
             .map { try refusing(FingerprintFields.timezone($0)) }

@@ -119,7 +119,8 @@ public enum PostPaymentPage {
             break
         }
         if let code = content.code {
-            html += "<p class=\"caption\">\(escape(texts.caption))</p><p class=\"code\" id=\"code\">\(escape(code))</p>"
+            html += "<p class=\"caption\">\(escape(texts.caption))</p>"
+                + "<p class=\"code\" id=\"code\">\(escape(code))</p>"
         } else {
             html += "<p class=\"caption\" id=\"spent\">\(escape(texts.spent))</p>"
         }

@@ -23,7 +23,7 @@ public struct PostPaymentPages: Sendable {
     /// What one page shows and what a fingerprint sent from it is about.
     public struct Facts: Sendable, Equatable {
         public var code: HandoffCode
-        /// False once the code was redeemed or expired (the page then shows neither the code nor the app link with it).
+        /// False once the code was redeemed or expired (then the page shows neither the code nor its app link).
         public var usable: Bool
         public var orgId: OrgID
         public var guid: BuyerGuid

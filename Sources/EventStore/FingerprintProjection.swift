@@ -22,8 +22,8 @@ public struct FingerprintProjection: InlineProjection {
             let recorded = try event.decode(FingerprintRecorded.self)
             try prune(org: org, before: recorded.recordedAt, table: fingerprints, on: connection)
             try connection.query("""
-                INSERT INTO \(fingerprints) (org_id, payment_id, project_id, guid, platform, screen, timezone, language,
-                    ip_hash, paid_at, expires_at, recorded_at)
+                INSERT INTO \(fingerprints) (org_id, payment_id, project_id, guid, platform, screen, timezone,
+                    language, ip_hash, paid_at, expires_at, recorded_at)
                 SELECT $1::uuid, $2, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz,
                     $12::timestamptz
                 WHERE $11::timestamptz > $12::timestamptz

@@ -32,12 +32,17 @@ struct FingerprintMatchTests {
 
     typealias M = FingerprintMatchTests
 
+    /// `.matched` of pi_1 / g1 by `method`.
+    static func hit(_ method: FingerprintMatch.Method) -> FingerprintMatch.Outcome {
+        .matched(id: "pi_1", guid: "g1", method: method)
+    }
+
     @Test func sameIPPlatformScreenAndTimezoneMatchExactly() {
-        #expect(M.match(M.probe(), [M.candidate()], after: 60) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        #expect(M.match(M.probe(), [M.candidate()], after: 60) == M.hit(.fingerprint))
     }
 
     @Test func theExactWindowIncludesTwoHoursAndEndsRightAfter() {
-        #expect(M.match(M.probe(), [M.candidate()], after: 7200) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        #expect(M.match(M.probe(), [M.candidate()], after: 7200) == M.hit(.fingerprint))
         #expect(M.match(M.probe(), [M.candidate()], after: 7200.001) == .none)
     }
 
@@ -45,24 +50,24 @@ struct FingerprintMatchTests {
         let landscape = try! ScreenSize.parse("852x393").get()
         #expect(landscape == M.screen && landscape.text == "393x852")
         #expect(M.match(M.probe(screen: landscape), [M.candidate()], after: 60)
-            == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+            == M.hit(.fingerprint))
     }
 
     @Test func withoutATimezoneOnlyTheIPMatchIsPossible() {
-        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 60) == .matched(id: "pi_1", guid: "g1", method: .ip))
+        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 60) == M.hit(.ip))
         #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 1801) == .none)
     }
 
     @Test func aCandidateWithoutATimezoneMatchesByIPOnly() {
-        #expect(M.match(M.probe(), [M.candidate(timezone: nil)], after: 60) == .matched(id: "pi_1", guid: "g1", method: .ip))
+        #expect(M.match(M.probe(), [M.candidate(timezone: nil)], after: 60) == M.hit(.ip))
     }
 
     @Test func anUnknownCandidatePlatformMatchesByIPOnly() {
-        #expect(M.match(M.probe(), [M.candidate(platform: nil)], after: 60) == .matched(id: "pi_1", guid: "g1", method: .ip))
+        #expect(M.match(M.probe(), [M.candidate(platform: nil)], after: 60) == M.hit(.ip))
     }
 
     @Test func theIPWindowIncludesThirtyMinutesAndEndsRightAfter() {
-        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 1800) == .matched(id: "pi_1", guid: "g1", method: .ip))
+        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 1800) == M.hit(.ip))
         #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: 1800.001) == .none)
     }
 
@@ -84,7 +89,7 @@ struct FingerprintMatchTests {
 
     @Test func aDifferentLanguageAloneDoesNotContradict() {
         #expect(M.match(M.probe(language: "en-US"), [M.candidate(language: "ru-RU")], after: 60)
-            == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+            == M.hit(.fingerprint))
     }
 
     @Test func twoBuyersThatTheLanguageDoesNotTellApartAreAmbiguous() {
@@ -93,7 +98,8 @@ struct FingerprintMatchTests {
     }
 
     @Test func twoBuyersWithTheSameLanguageAsTheProbeAreAmbiguous() {
-        let two = [M.candidate("pi_1", guid: "g1", language: "ru-RU"), M.candidate("pi_2", guid: "g2", language: "ru")]
+        let two = [M.candidate("pi_1", guid: "g1", language: "ru-RU"),
+                   M.candidate("pi_2", guid: "g2", language: "ru")]
         #expect(M.match(M.probe(language: "ru-RU"), two, after: 60) == .ambiguous)
     }
 
@@ -113,25 +119,26 @@ struct FingerprintMatchTests {
     }
 
     @Test func theLanguageTellsTwoBuyersApart() {
-        let two = [M.candidate("pi_1", guid: "g1", language: "ru-RU"), M.candidate("pi_2", guid: "g2", language: "en")]
-        #expect(M.match(M.probe(language: "ru_RU"), two, after: 60) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        let two = [M.candidate("pi_1", guid: "g1", language: "ru-RU"),
+                   M.candidate("pi_2", guid: "g2", language: "en")]
+        #expect(M.match(M.probe(language: "ru_RU"), two, after: 60) == M.hit(.fingerprint))
     }
 
     @Test func aContradictingSecondCandidateDoesNotMakeItAmbiguous() {
         let two = [M.candidate("pi_1", guid: "g1"), M.candidate("pi_2", guid: "g2", screen: M.otherScreen)]
-        #expect(M.match(M.probe(), two, after: 60) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        #expect(M.match(M.probe(), two, after: 60) == M.hit(.fingerprint))
     }
 
     @Test func aSecondCandidateOutsideItsWindowDoesNotMakeItAmbiguous() {
         let two = [M.candidate("pi_1", guid: "g1"), M.candidate("pi_2", guid: "g2", timezone: nil)]
-        #expect(M.match(M.probe(), two, after: 1801) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        #expect(M.match(M.probe(), two, after: 1801) == M.hit(.fingerprint))
     }
 
     @Test func twoPaymentsOfOneBuyerAreOneAnswerTheExactAndThenTheLatest() {
         let exactAndIP = [M.candidate("pi_1", guid: "g1", timezone: nil), M.candidate("pi_2", guid: "g1")]
         #expect(M.match(M.probe(), exactAndIP, after: 60) == .matched(id: "pi_2", guid: "g1", method: .fingerprint))
         let twoExact = [M.candidate("pi_1", guid: "g1", paidAt: M.at(10)), M.candidate("pi_2", guid: "g1")]
-        #expect(M.match(M.probe(), twoExact, after: 60) == .matched(id: "pi_1", guid: "g1", method: .fingerprint))
+        #expect(M.match(M.probe(), twoExact, after: 60) == M.hit(.fingerprint))
     }
 
     @Test func noCandidatesIsNone() {
@@ -139,15 +146,16 @@ struct FingerprintMatchTests {
     }
 
     @Test func aPaymentTimeAfterNowCountsAsAgeZero() {
-        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: -5) == .matched(id: "pi_1", guid: "g1", method: .ip))
+        #expect(M.match(M.probe(timezone: nil), [M.candidate()], after: -5) == M.hit(.ip))
     }
 }
 
 /// Screen sizes, platforms, the page language and the probe's free-text fields.
 struct FingerprintFieldTests {
-    @Test func screenSizesParseOrientationFreeAndRefuseTheRestNamingTheField() {
+    @Test func screenSizesParseOrientationFreeAndRefuseTheRestNamingTheField() throws {
         #expect(try ScreenSize.parse("852x393").get().text == "393x852")
-        for bad in ["", "393", "393x", "x852", "0x852", "0393x852", "393X852", "393x852x1", "-1x2", "20001x5", " 1x2"] {
+        for bad in ["", "393", "393x", "x852", "0x852", "0393x852", "393X852", "393x852x1", "-1x2", "20001x5",
+                    " 1x2"] {
             #expect(ScreenSize.parse(bad, field: "screen").failure?.message
                 == "field 'screen' must be the screen size in CSS pixels as WxH, e.g. 393x852", "\(bad)")
         }
@@ -181,7 +189,8 @@ struct FingerprintFieldTests {
         #expect(FingerprintFields.timezone("Etc/GMT+3").failure == nil)
         #expect(FingerprintFields.timezone("Europe/<b>").failure?.message
             == "field 'timezone' must be an IANA time zone name such as Europe/Berlin")
-        #expect(FingerprintFields.language("ru RU").failure?.message == "field 'language' must be a language tag such as ru-RU")
+        #expect(FingerprintFields.language("ru RU").failure?.message
+            == "field 'language' must be a language tag such as ru-RU")
         #expect(FingerprintFields.osVersion("").failure?.message
             == "field 'osVersion' must be 1 to 32 printable characters, e.g. 17.4.1")
         #expect(FingerprintFields.bundleID("com.example_app-1").failure == nil)

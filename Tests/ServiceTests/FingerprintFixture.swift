@@ -102,8 +102,8 @@ struct FingerprintFixture {
     /// The rows of `fingerprints` of this tenant's org.
     func rows() throws -> [Row] {
         try fixture.ownerConnection().query(
-            "SELECT payment_id, platform, screen, timezone, language, ip_hash FROM fingerprints WHERE org_id = $1::uuid "
-                + "ORDER BY payment_id", [.text(tenant.org)]).rows
+            "SELECT payment_id, platform, screen, timezone, language, ip_hash FROM fingerprints "
+                + "WHERE org_id = $1::uuid ORDER BY payment_id", [.text(tenant.org)]).rows
     }
 
     /// The success body of resolve-by-fingerprint.

@@ -29,18 +29,23 @@ import Testing
         #expect(try world.count("FingerprintRecorded") == 1 && world.count("FingerprintMatched") == 1)
 
         let owner = try world.fixture.ownerConnection()
-        let recorded = try owner.query("SELECT data::text AS data FROM events WHERE org_id = $1::uuid AND "
-                                       + "event_type = 'FingerprintRecorded'", [.text(world.tenant.org)]).rows[0]
-            .string("data")
+        func data(_ type: String) throws -> (text: String, fields: [String: Any]) {
+            let text = try owner.query("SELECT data::text AS data FROM events WHERE org_id = $1::uuid AND "
+                                       + "event_type = $2", [.text(world.tenant.org), .text(type)]).rows[0]
+                .string("data")
+            return (text, (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:])
+        }
+        let recorded = try data("FingerprintRecorded")
         let ipHash = try #require(LookupHash.ipAddress("203.0.113.20", pepper: TestIdentity.secrets().lookupPepper))
-        #expect(recorded.contains(#""ipHash":"\#(ipHash)""#))
-        #expect(!recorded.contains("203.0.113.20") && !recorded.contains("iPhone"))
-        #expect(recorded.contains(#""userAgent":"pd1."#) && recorded.contains(#""platform":"ios""#))
-        #expect(recorded.contains(#""screen":"393x852""#) && recorded.contains(#""paidAt":"2027-01-15T08:00:00.250Z""#))
-        let matched = try owner.query("SELECT data::text AS data FROM events WHERE org_id = $1::uuid AND "
-                                      + "event_type = 'FingerprintMatched'", [.text(world.tenant.org)]).rows[0]
-            .string("data")
-        #expect(matched.contains(#""matchMethod":"fingerprint""#) && matched.contains(#""paymentId":"pi_1""#))
+        #expect(recorded.fields["ipHash"] as? String == ipHash)
+        #expect(!recorded.text.contains("203.0.113.20") && !recorded.text.contains("iPhone"))
+        #expect((recorded.fields["userAgent"] as? String)?.hasPrefix("pd1.") == true)
+        #expect(recorded.fields["platform"] as? String == "ios" && recorded.fields["screen"] as? String == "393x852")
+        #expect(recorded.fields["paidAt"] as? String == "2027-01-15T08:00:00.250Z")
+        #expect(recorded.fields["expiresAt"] as? String == "2027-01-15T10:00:00.250Z")
+        let matched = try data("FingerprintMatched").fields
+        #expect(matched["matchMethod"] as? String == "fingerprint" && matched["paymentId"] as? String == "pi_1")
+        #expect(matched["matchedAt"] as? String == "2027-01-15T09:00:00.250Z")
     }
 
     @Test func theExactWindowIncludesTwoHoursAfterThePaymentAndNotAMillisecondMore() throws {
@@ -48,7 +53,8 @@ import Testing
         let first = try world.pay(paymentId: "pi_edge")
         #expect(world.capture(first.token, ip: "203.0.113.31").status == 204)
         world.clock.advance(7200)
-        #expect(bodyText(world.resolve(world.probe(), ip: "203.0.113.31")) == F.found(PaymentTests.guidA, "fingerprint"))
+        #expect(bodyText(world.resolve(world.probe(), ip: "203.0.113.31"))
+            == F.found(PaymentTests.guidA, "fingerprint"))
 
         let late = try F()
         let second = try late.pay(paymentId: "pi_late")
@@ -152,9 +158,11 @@ import Testing
             (world.probe(timezone: "Europe/<x>"), #"{"statusCode":400,"code":"VALIDATION_FAILED","# +
                 #""message":"field 'timezone' must be an IANA time zone name such as Europe/Berlin"}"#),
             (world.probe(bundleId: "com.example/app"), #"{"statusCode":400,"code":"VALIDATION_BUNDLE_ID_FORMAT","# +
-                #""message":"field 'bundleId' must be a bundle id or package name: letters, digits, '.', '-' or '_'"}"#),
+                #""message":"field 'bundleId' must be a bundle id or package name: "# +
+                #"letters, digits, '.', '-' or '_'"}"#),
             (#"{"projectId":"x","platform":"ios","osVersion":"1","screen":"1x2","idfa":"x"}"#,
-             #"{"statusCode":400,"code":"VALIDATION_FAILED","message":"field 'idfa' is not a field of a fingerprint probe"}"#),
+             #"{"statusCode":400,"code":"VALIDATION_FAILED","# +
+                #""message":"field 'idfa' is not a field of a fingerprint probe"}"#),
             (#"{"projectId":1,"platform":"ios","osVersion":"1","screen":"1x2"}"#,
              #"{"statusCode":400,"code":"VALIDATION_FAILED","message":"field 'projectId' must be a string"}"#),
         ]
@@ -223,20 +231,23 @@ import Testing
         let paid = try world.pay()
         let tampered = String(paid.token.dropLast()) + (paid.token.hasSuffix("A") ? "B" : "A")
         let unknown = world.capture(tampered)
-        #expect(unknown.status == 404 && bodyText(unknown) == #"{"statusCode":404,"message":"no page has this token"}"#)
+        #expect(unknown.status == 404
+            && bodyText(unknown) == #"{"statusCode":404,"message":"no page has this token"}"#)
         #expect(bodyText(world.capture(paid.token, screen: "0x0")) == #"{"statusCode":400,"code":"VALIDATION_FAILED","#
             + #""message":"field 'screen' must be the screen size in CSS pixels as WxH, e.g. 393x852"}"#)
         #expect(bodyText(world.capture(paid.token, body: #"{"screen":"1x2"}"#))
             == #"{"statusCode":400,"code":"VALIDATION_FAILED","message":"field 'token' is required"}"#)
         #expect(bodyText(world.capture(paid.token, body: #"{"token":"t","screen":"1x2","ip":"1.2.3.4"}"#))
-            == #"{"statusCode":400,"code":"VALIDATION_FAILED","message":"field 'ip' is not a field of a fingerprint"}"#)
+            == #"{"statusCode":400,"code":"VALIDATION_FAILED","# +
+                #""message":"field 'ip' is not a field of a fingerprint"}"#)
         #expect(try world.count("FingerprintRecorded") == 0)
 
         // A second visit replaces the payment's row; after the match a visit records nothing.
         #expect(world.capture(paid.token, screen: "390x844").status == 204)
         #expect(world.capture(paid.token, userAgent: F.android).status == 204)
         #expect(try world.rows().map { try $0.string("screen") + "/" + $0.string("platform") } == ["393x852/android"])
-        #expect(bodyText(world.resolve(world.probe(platform: "android"))) == F.found(PaymentTests.guidA, "fingerprint"))
+        #expect(bodyText(world.resolve(world.probe(platform: "android")))
+            == F.found(PaymentTests.guidA, "fingerprint"))
         #expect(world.capture(paid.token).status == 204)
         #expect(try world.count("FingerprintRecorded") == 2 && world.rows().isEmpty)
         // Two hours after the payment nothing is recorded any more (it could never match).
@@ -273,8 +284,8 @@ import Testing
         #expect(report.tables.contains("fingerprints"))
         #expect(try snapshot() == live)
         let grants = try owner.query("""
-            SELECT string_agg(privilege_type, ',' ORDER BY privilege_type) AS p FROM information_schema.table_privileges
-            WHERE table_name = 'fingerprints' AND grantee = 'handoff_app'
+            SELECT string_agg(privilege_type, ',' ORDER BY privilege_type) AS p
+            FROM information_schema.table_privileges WHERE table_name = 'fingerprints' AND grantee = 'handoff_app'
             """).rows[0]["p"]
         #expect(grants == "DELETE,INSERT,SELECT,UPDATE")
     }

@@ -31,7 +31,8 @@ enum HeadlessChromium {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// Opens `url` in headless Chromium as a Pixel (393×852 CSS pixels, Europe/Berlin) via Tests/Peers/page_browser.py.
+    /// Opens `url` in headless Chromium as a Pixel (393×852 CSS pixels, Europe/Berlin) through
+    /// Tests/Peers/page_browser.py.
     private func browse(_ url: String, acceptLanguage: String) throws -> [String: Any] {
         let child = try ChildProcess([
             "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url", url,

@@ -31,7 +31,8 @@ import Testing
         #expect(InstallToken.parse(installToken) != nil)
         #expect(html.contains(#"<a class="button store" id="store" href="https://play.google.com/store/apps/details?"#
             + #"id=com.example.app&amp;referrer=\#(installToken)">Get it on Google Play</a>"#))
-        #expect(html.contains(#"data-token="\#(paid.token)" data-endpoint="https://handoff.example.com/public/handoff/fingerprint""#))
+        #expect(html.contains(#"data-token="\#(paid.token)" "#
+            + #"data-endpoint="https://handoff.example.com/public/handoff/fingerprint""#))
         #expect(html.contains("<script>\(PostPaymentPage.script)</script>") && html.contains("<html lang=\"en\""))
         #expect(!html.contains("http://") && !html.contains("src=") && !html.contains("<link"))
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
@@ -40,7 +41,7 @@ import Testing
         let csp = try #require(response.headers["Content-Security-Policy"])
         #expect(csp.hasPrefix("default-src 'none'; style-src 'sha256-") && csp.contains("; connect-src 'self';"))
         #expect(csp.contains("script-src '\(PostPaymentPage.hashSource(PostPaymentPage.script))'"))
-        #expect(PostPaymentPage.hashSource("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hWuo8=")
+        #expect(PostPaymentPage.hashSource("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
     }
 
     @Test func anIPhoneGetsNoPlayButtonAndTheTrackerButtonOnlyWhenATrackerURLIsGiven() throws {
@@ -78,7 +79,8 @@ import Testing
         let flipped = String(paid.token.dropLast()) + (paid.token.hasSuffix("A") ? "B" : "A")
         let unknownCode = PageToken(masterKey: TestIdentity.secrets().masterKey)
             .seal(try #require(HandoffCode.parse("23456789")))
-        let otherKey = PageToken(masterKey: Array(repeating: 0x55, count: 32)).seal(try #require(HandoffCode.parse(paid.code)))
+        let otherKey = PageToken(masterKey: Array(repeating: 0x55, count: 32))
+            .seal(try #require(HandoffCode.parse(paid.code)))
         var bodies: Set<[UInt8]> = []
         for token in [flipped, unknownCode, otherKey, "x", String(repeating: "A", count: 32), "%3Cscript%3E",
                       String(repeating: "A", count: 500)] {
@@ -105,13 +107,15 @@ import Testing
 
         let fresh = try F()
         let redeemed = try fresh.pay()
-        try fresh.fixture.ownerConnection().execute("UPDATE handoff_codes SET redeemed_at = now() WHERE kind = 'handoff'")
+        try fresh.fixture.ownerConnection()
+            .execute("UPDATE handoff_codes SET redeemed_at = now() WHERE kind = 'handoff'")
         let html = bodyText(page(fresh, redeemed.token, language: "ru"))
         #expect(!html.contains(redeemed.code) && html.contains("Этот код больше не действует."))
     }
 
     @Test func everythingPutIntoTheHTMLIsEscaped() {
-        #expect(PostPaymentPage.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(PostPaymentPage.escape(#"<a href="x">'&'</a>"#)
+            == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         let html = bodyText(PostPaymentPage.render(PostPaymentPage.Content(
             language: .en, code: "<b>", returnLink: "a\"b://x", storeLink: .googlePlay("https://p/?a=<x>"),
             fingerprint: ("t\"><script>", "https://h/\"e"))))
