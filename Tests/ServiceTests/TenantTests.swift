@@ -229,7 +229,7 @@ import Testing
         try owner.execute("UPDATE projects SET name = 'wrong'; DELETE FROM secret_keys")
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
-                                 "payments", "handoff_codes"])
+                                 "payments", "handoff_codes", "fingerprints"])
         #expect(try snapshot() == live)
     }
 }
