@@ -19,22 +19,27 @@ public enum PostPaymentPage {
         public var returnLink: String?
         /// The store button: the Play install link on Android, the tracker link elsewhere (when given).
         public var storeLink: StoreLink?
-        /// The page token and the fingerprint endpoint's URL when the script should send a fingerprint.
-        public var fingerprint: (token: String, endpoint: String)?
+        /// Where the script sends the fingerprint; nil leaves the script out.
+        public var fingerprint: FingerprintScript?
 
         public init(language: PageLanguage, code: String?, returnLink: String?, storeLink: StoreLink?,
-                    fingerprint: (token: String, endpoint: String)?) {
+                    fingerprint: FingerprintScript?) {
             self.language = language
             self.code = code
             self.returnLink = returnLink
             self.storeLink = storeLink
             self.fingerprint = fingerprint
         }
+    }
 
-        public static func == (lhs: Content, rhs: Content) -> Bool {
-            lhs.language == rhs.language && lhs.code == rhs.code && lhs.returnLink == rhs.returnLink
-                && lhs.storeLink == rhs.storeLink && lhs.fingerprint?.token == rhs.fingerprint?.token
-                && lhs.fingerprint?.endpoint == rhs.fingerprint?.endpoint
+    /// The inputs of the fingerprint script: the page token and the capture endpoint's absolute URL.
+    public struct FingerprintScript: Sendable, Equatable {
+        public var token: String
+        public var endpoint: String
+
+        public init(token: String, endpoint: String) {
+            self.token = token
+            self.endpoint = endpoint
         }
     }
 

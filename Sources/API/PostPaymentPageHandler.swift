@@ -43,6 +43,6 @@ enum PostPaymentPageHandler {
         let sendsFingerprint = facts.usable && facts.settings.fingerprint
         return PostPaymentPage.Content(
             language: language, code: facts.usable ? facts.code.text : nil, returnLink: returnLink, storeLink: store,
-            fingerprint: sendsFingerprint ? (token, endpoint) : nil)
+            fingerprint: sendsFingerprint ? .init(token: token, endpoint: endpoint) : nil)
     }
 }

@@ -41,7 +41,7 @@ public struct PostPaymentPages: Sendable {
     public func facts(token: String, now: Date) throws -> Facts? {
         guard let code = tokens.open(token) else { return nil }
         let hash = LookupHash.of(Array(code.text.utf8), kind: "code", pepper: lookupPepper)
-        let found: Facts? = try store.pool.withConnection { connection in
+        let found = try store.pool.withConnection { connection -> (Facts, ProjectID)? in
             guard let row = try connection.query("""
                 SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, p.project_id::text AS project_id,
                     c.redeemed_at IS NOT NULL AS redeemed,
@@ -63,14 +63,15 @@ public struct PostPaymentPages: Sendable {
                                                                   subject: guid.description, on: connection) {
                 install = InstallToken.parse(opened)
             }
-            let placeholder = ProjectSettings(name: "")
-            return Facts(code: code, usable: !(try row.bool("redeemed")) && now < expiry, orgId: org, guid: guid,
-                         paymentId: try row.string("payment_id"), projectId: project, settings: placeholder,
-                         installToken: install, paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime))
+            let facts = Facts(code: code, usable: !(try row.bool("redeemed")) && now < expiry, orgId: org,
+                              guid: guid, paymentId: try row.string("payment_id"), projectId: project,
+                              settings: ProjectSettings(name: ""), installToken: install,
+                              paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime))
+            return (facts, project)
         }
-        guard var facts = found, let project = try tenants.project(facts.projectId, org: facts.orgId) else {
-            return nil
-        }
+        // The settings come from the tenant directory (one reader of `projects`), after the code row is known.
+        guard let found, let project = try tenants.project(found.1, org: found.0.orgId) else { return nil }
+        var facts = found.0
         facts.settings = project.settings
         return facts
     }

@@ -118,7 +118,7 @@ import Testing
             == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         let html = bodyText(PostPaymentPage.render(PostPaymentPage.Content(
             language: .en, code: "<b>", returnLink: "a\"b://x", storeLink: .googlePlay("https://p/?a=<x>"),
-            fingerprint: ("t\"><script>", "https://h/\"e"))))
+            fingerprint: .init(token: "t\"><script>", endpoint: "https://h/\"e"))))
         #expect(!html.contains("<b>") && !html.contains("t\"><script>") && !html.contains("a\"b"))
         #expect(html.contains("&lt;b&gt;") && html.contains("t&quot;&gt;&lt;script&gt;"))
     }
