@@ -36,6 +36,12 @@ public struct Environment: Sendable {
     public let paywallBuyerLimit: RateLimit
     /// The budget of each client IP on `GET /public/entitlements`.
     public let publicEntitlementsLimit: RateLimit
+    /// Handoff codes and install tokens (mint, redeem); nil without the identity secrets (resolve answers 503).
+    public let handoffCodes: HandoffCodes?
+    /// The budget of each client IP on `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`, benchmarks).
+    public let resolveLimit: RateLimit?
+    /// The global failed-lookup budget of `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`).
+    public let failedLookupBudget: FailedLookupBudget?
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -47,6 +53,14 @@ public struct Environment: Sendable {
     public static let defaultPublicEntitlementsLimit = RateLimit.perWindow(
         name: "public-entitlements", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 10 requests per minute per client IP; without Redis, 503 (fail closed).
+    public static let defaultResolveLimit = RateLimit.perWindow(
+        name: "resolve", count: 10, seconds: 60, onFailure: .closed)
+
+    /// 300 failed lookups per minute in the whole deployment; an IP that failed stays suspect for 10 minutes.
+    public static let defaultFailedLookupBudget = FailedLookupBudget(
+        name: "resolve", failures: 300, windowSeconds: 60, rememberSeconds: 600)
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -56,7 +70,9 @@ public struct Environment: Sendable {
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
         identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
-        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit
+        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
+        resolveLimit: RateLimit? = Environment.defaultResolveLimit,
+        failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -73,6 +89,9 @@ public struct Environment: Sendable {
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock
         self.publicEntitlementsLimit = publicEntitlementsLimit
+        self.handoffCodes = identity.map { HandoffCodes(secrets: $0) }
+        self.resolveLimit = resolveLimit
+        self.failedLookupBudget = failedLookupBudget
         self.rateLimiter = RateLimiter(redis: redis)
         self.s2sLimit = s2sLimit
     }

@@ -101,7 +101,13 @@ enum OpenAPIDocument {
     "200":{"description":"{success:true, data:{guid, source: id|pass}}"},\
     "400":{"description":"VISITOR_ID_FOREIGN_PROJECT or a malformed id"},\
     "404":{"description":"nothing usable, a tampered or expired pass, or an unknown project"},\
-    "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}}\
+    "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}},\
+    "/public/handoff/resolve":{"get":{"summary":"Exchange a handoff code or install token, once, for its guid",\
+    "parameters":[{"name":"code","in":"query","required":true,"schema":{"type":"string"}}],"responses":{\
+    "200":{"description":"{success:true, data:{guid, projectId}}"},\
+    "404":{"description":"the same body for an unknown, expired, used, malformed or missing code"},\
+    "429":{"description":"over 10 per minute from this IP, or a recently failed IP while the failed-lookup budget is \
+    exhausted"},"503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
     }}
     """
 }

@@ -26,6 +26,8 @@ public enum Route: Sendable, Equatable {
     case events
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
+    /// `GET /public/handoff/resolve?code=`: exchange a handoff code or install token (once) for its buyer's guid.
+    case resolveCode
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -44,6 +46,7 @@ public enum Route: Sendable, Equatable {
         router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         router.add(.get, "/public/entitlements") { _ in .publicEntitlements }
+        router.add(.get, "/public/handoff/resolve") { _ in .resolveCode }
         return router
     }()
 
@@ -51,7 +54,7 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements, .events: return 0
+             .publicEntitlements, .events, .resolveCode: return 0
         case .updateProject, .createUser, .createPayment: return 4096
         case .refundPayment: return 1024
         }
@@ -60,7 +63,7 @@ public enum Route: Sendable, Equatable {
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements: return .open
+        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .resolveCode: return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey
         }
