@@ -36,7 +36,7 @@ public struct BuyerProjection: InlineProjection {
                 """, [org, .text(attached.guid), .text(attached.emailHash), .text(event.recordedAt)])
         case EmailVerified.eventType:
             let verified = try event.decode(EmailVerified.self)
-            try connection.query("""
+            try connection.queryPrepared("""
                 UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1::uuid AND email_hash = $2
                 """, [.text(verified.guid), .text(verified.emailHash)])
         default:

@@ -37,7 +37,7 @@ public struct PaymentProjection: InlineProjection {
                       .text(minted.source ?? "payment"), .optional(minted.emailHash)])
         case HandoffCodeRedeemed.eventType:
             let redeemed = try event.decode(HandoffCodeRedeemed.self)
-            try connection.query("""
+            try connection.queryPrepared("""
                 UPDATE \(tables["handoff_codes"]) SET redeemed_at = $2::timestamptz
                 WHERE code_hash = $1 AND redeemed_at IS NULL
                 """, [.text(redeemed.codeHash), .text(redeemed.redeemedAt)])
