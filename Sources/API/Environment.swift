@@ -89,7 +89,7 @@ public struct Environment: Sendable {
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock
         self.publicEntitlementsLimit = publicEntitlementsLimit
-        self.handoffCodes = identity.map { HandoffCodes(secrets: $0) }
+        self.handoffCodes = payments?.codes
         self.resolveLimit = resolveLimit
         self.failedLookupBudget = failedLookupBudget
         self.rateLimiter = RateLimiter(redis: redis)
