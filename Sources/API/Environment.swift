@@ -44,6 +44,12 @@ public struct Environment: Sendable {
     public let fingerprintCaptureLimit: RateLimit
     /// The budget of each client IP on `POST /public/handoff/resolve-by-fingerprint`.
     public let resolveByFingerprintLimit: RateLimit
+    /// Handoff codes and install tokens (mint, redeem); nil without the identity secrets (resolve answers 503).
+    public let handoffCodes: HandoffCodes?
+    /// The budget of each client IP on `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`, benchmarks).
+    public let resolveLimit: RateLimit?
+    /// The global failed-lookup budget of `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`).
+    public let failedLookupBudget: FailedLookupBudget?
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -62,6 +68,13 @@ public struct Environment: Sendable {
     /// 10 requests per minute per client IP (DESIGN §6); without Redis, 503 (fail closed).
     public static let defaultResolveByFingerprintLimit = RateLimit.perWindow(
         name: "resolve-by-fingerprint", count: 10, seconds: 60, onFailure: .closed)
+    /// 10 requests per minute per client IP; without Redis, 503 (fail closed).
+    public static let defaultResolveLimit = RateLimit.perWindow(
+        name: "resolve", count: 10, seconds: 60, onFailure: .closed)
+
+    /// 300 failed lookups per minute in the whole deployment; an IP that failed stays suspect for 10 minutes.
+    public static let defaultFailedLookupBudget = FailedLookupBudget(
+        name: "resolve", failures: 300, windowSeconds: 60, rememberSeconds: 600)
 
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
@@ -74,7 +87,9 @@ public struct Environment: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
         publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
         fingerprintCaptureLimit: RateLimit = Environment.defaultFingerprintCaptureLimit,
-        resolveByFingerprintLimit: RateLimit = Environment.defaultResolveByFingerprintLimit
+        resolveByFingerprintLimit: RateLimit = Environment.defaultResolveByFingerprintLimit,
+        resolveLimit: RateLimit? = Environment.defaultResolveLimit,
+        failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -96,6 +111,9 @@ public struct Environment: Sendable {
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock
         self.publicEntitlementsLimit = publicEntitlementsLimit
+        self.handoffCodes = payments?.codes
+        self.resolveLimit = resolveLimit
+        self.failedLookupBudget = failedLookupBudget
         self.rateLimiter = RateLimiter(redis: redis)
         self.s2sLimit = s2sLimit
     }

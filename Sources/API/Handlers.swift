@@ -25,6 +25,7 @@ enum Handlers {
         case .postPaymentPage(let token): return try PostPaymentPageHandler.page(request, environment, token: token)
         case .captureFingerprint: return try FingerprintHandler.capture(request, context, environment)
         case .resolveByFingerprint: return try FingerprintHandler.resolve(request, context, environment)
+        case .resolveCode: return try ResolveHandler.resolve(request, context, environment)
         }
     }
 }

@@ -127,7 +127,13 @@ enum OpenAPIDocument {
     "400":{"description":"a field is missing or refused (named); VALIDATION_BUNDLE_ID_FORMAT"},\
     "404":{"description":"one body for a miss, an ambiguity, an unknown or disabled project, another bundle id"},\
     "413":{"description":"body over 1024 bytes"},"429":{"description":"over 10 per minute from this IP"},\
-    "503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
+    "503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}},\
+    "/public/handoff/resolve":{"get":{"summary":"Exchange a handoff code or install token, once, for its guid",\
+    "parameters":[{"name":"code","in":"query","required":true,"schema":{"type":"string"}}],"responses":{\
+    "200":{"description":"{success:true, data:{guid, projectId}}"},\
+    "404":{"description":"the same body for an unknown, expired, used, malformed or missing code"},\
+    "429":{"description":"over 10 per minute from this IP, or a recently failed IP while the failed-lookup budget is \
+    exhausted"},"503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
     }}
     """
 }

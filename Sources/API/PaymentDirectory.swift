@@ -14,12 +14,15 @@ public struct PaymentDirectory: Sendable {
     private let subjectKeys: SubjectKeys
     private let lookupPepper: [UInt8]
     private let pageTokens: PageToken
+    /// Mints the payment's codes (the same function recovery mails use).
+    public let codes: HandoffCodes
 
     public init(store: EventStore, secrets: IdentitySecrets) {
         self.store = store
         self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
         self.lookupPepper = secrets.lookupPepper
         self.pageTokens = PageToken(masterKey: secrets.masterKey)
+        self.codes = HandoffCodes(secrets: secrets)
     }
 
     /// A validated payment request.
@@ -132,26 +135,23 @@ public struct PaymentDirectory: Sendable {
                 metadata: metadata)
         }
 
-        let handoff = try freshCode(on: connection, avoiding: nil)
-        let install = try freshCode(on: connection, avoiding: handoff)
-        let handoffCode = HandoffCode(randomBytes: handoff.bytes)
-        let installToken = InstallToken(randomBytes: install.bytes)
-        let handoffExpiry = HandoffCode.expiry(mintedAt: now)
-        let installExpiry = InstallToken.expiry(mintedAt: now)
+        let handoff = try codes.mint(.handoff, source: .payment, guid: guid, paymentId: payment.paymentId,
+                                     emailHash: emailHash, org: org, now: now, in: transaction)
+        let install = try codes.mint(.install, source: .payment, guid: guid, paymentId: payment.paymentId,
+                                     emailHash: nil, org: org, now: now, avoiding: [handoff.codeHash],
+                                     in: transaction)
+        guard let handoffCode = HandoffCode.parse(handoff.text), let installToken = InstallToken.parse(install.text)
+        else { throw APIError(status: 500, code: .internalError, message: "a minted code does not parse") }
+        let handoffExpiry = handoff.expiresAt
+        let installExpiry = install.expiresAt
         let events = [
             try NewEvent(PaymentRecorded(
                 paymentId: payment.paymentId.text, guid: guid.description, projectId: project.description,
                 amount: payment.amount, currency: payment.currency, productId: payment.productId,
                 entitlement: payment.entitlement, expiresAt: payment.expiresAt.map(PaymentFields.text),
                 paywallId: payment.paywallId, bodyHash: bodyHash)),
-            try NewEvent(HandoffCodeMinted(
-                codeHash: handoff.hash, guid: guid.description, paymentId: payment.paymentId.text, kind: "handoff",
-                expiresAt: PaymentFields.text(handoffExpiry),
-                sealedCode: try seal(handoffCode.text, field: .handoffCode, org: org, guid: guid, on: connection))),
-            try NewEvent(HandoffCodeMinted(
-                codeHash: install.hash, guid: guid.description, paymentId: payment.paymentId.text, kind: "install",
-                expiresAt: PaymentFields.text(installExpiry),
-                sealedCode: try seal(installToken.text, field: .installToken, org: org, guid: guid, on: connection))),
+            handoff.event,
+            install.event,
         ]
         try transaction.append(org: org.uuid, stream: PaymentStreams.payment(payment.paymentId),
                                expectedVersion: .noStream, events: events, metadata: metadata)
@@ -204,7 +204,7 @@ public struct PaymentDirectory: Sendable {
         for code in try connection.query("""
             SELECT kind, sealed_code,
                 to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
-            FROM handoff_codes WHERE org_id = $1::uuid AND payment_id = $2
+            FROM handoff_codes WHERE org_id = $1::uuid AND payment_id = $2 AND source = 'payment'
             """, [.text(org.description), .text(payment.paymentId.text)]).rows {
             let kind = try code.string("kind")
             let field: PersonalDataField = kind == "handoff" ? .handoffCode : .installToken
@@ -221,25 +221,8 @@ public struct PaymentDirectory: Sendable {
                         handoffExpiresAt: handoff.1, installToken: install.0, installExpiresAt: install.1)
     }
 
-    /// 5 CSPRNG bytes whose code is not in `handoff_codes` (live or expired) nor `avoiding`; drawn again on a clash.
-    private func freshCode(on connection: Connection, avoiding: (bytes: [UInt8], hash: String)?) throws
-        -> (bytes: [UInt8], hash: String)
-    {
-        for _ in 0..<16 {
-            let bytes = SecureRandom.bytes(HandoffCode.randomByteCount)
-            let hash = codeHash(HandoffCode(randomBytes: bytes).text)
-            if hash == avoiding?.hash { continue }
-            if try connection.query("SELECT 1 FROM handoff_codes WHERE code_hash = $1", [.text(hash)]).rows.isEmpty {
-                return (bytes, hash)
-            }
-        }
-        throw APIError.unavailable("could not draw a unique code; retry")
-    }
-
     /// The lookup hash of a code or token (one namespace for both kinds).
-    public func codeHash(_ text: String) -> String {
-        LookupHash.of(Array(text.utf8), kind: "code", pepper: lookupPepper)
-    }
+    public func codeHash(_ text: String) -> String { codes.codeHash(text) }
 
     /// The token of the post-payment page (`PageToken`): the code under deterministic authenticated encryption, so
     /// `GET /done/<token>` can find the code while the URL stays stable across repeats and does not show the code.

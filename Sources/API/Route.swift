@@ -32,6 +32,8 @@ public enum Route: Sendable, Equatable {
     case captureFingerprint
     /// `POST /public/handoff/resolve-by-fingerprint`: an app learns its buyer's guid from a recorded fingerprint.
     case resolveByFingerprint
+    /// `GET /public/handoff/resolve?code=`: exchange a handoff code or install token (once) for its buyer's guid.
+    case resolveCode
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -53,6 +55,7 @@ public enum Route: Sendable, Equatable {
         router.add(.get, "/done/{pageToken}") { .postPaymentPage(pageToken: $0["pageToken"] ?? "") }
         router.add(.post, "/public/handoff/fingerprint") { _ in .captureFingerprint }
         router.add(.post, "/public/handoff/resolve-by-fingerprint") { _ in .resolveByFingerprint }
+        router.add(.get, "/public/handoff/resolve") { _ in .resolveCode }
         return router
     }()
 
@@ -60,7 +63,7 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements, .events, .postPaymentPage: return 0
+             .publicEntitlements, .events, .postPaymentPage, .resolveCode: return 0
         case .captureFingerprint, .resolveByFingerprint: return 1024
         case .updateProject, .createUser, .createPayment: return 4096
         case .refundPayment: return 1024
@@ -71,7 +74,7 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .postPaymentPage,
-             .captureFingerprint, .resolveByFingerprint: return .open
+             .captureFingerprint, .resolveByFingerprint, .resolveCode: return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey
         }

@@ -5,7 +5,8 @@ import Postgres
 /// Folds buyer events into `buyers` and `buyer_emails` (migration `0006_buyers.sql`).
 ///
 /// `buyers` has one row per guid (its org and home project) and is UNIQUE on (org_id, external_id), which is what
-/// makes "one guid per externalId" hold under concurrent requests; `buyer_emails` holds lookup hashes only.
+/// makes "one guid per externalId" hold under concurrent requests; `buyer_emails` holds lookup hashes only, and
+/// `EmailVerified` sets its row's `verified`.
 public struct BuyerProjection: InlineProjection {
     public init() {}
 
@@ -33,6 +34,11 @@ public struct BuyerProjection: InlineProjection {
                 INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
                 VALUES ($1::uuid, $2::uuid, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
                 """, [org, .text(attached.guid), .text(attached.emailHash), .text(event.recordedAt)])
+        case EmailVerified.eventType:
+            let verified = try event.decode(EmailVerified.self)
+            try connection.queryPrepared("""
+                UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1::uuid AND email_hash = $2
+                """, [.text(verified.guid), .text(verified.emailHash)])
         default:
             return
         }

@@ -44,25 +44,36 @@ public struct PaymentRecorded: EventPayload, Equatable {
 /// A handoff code or install token was minted for a payment. Never in clear: `codeHash` is the lookup hash
 /// (`LookupHash.of(code, kind: "code")`, HMAC with the pepper) and `sealedCode` the code sealed for the buyer
 /// (`pd1.…`, subject = guid, field `handoffCode` / `installToken`) for re-display on a repeated request.
+///
+/// `source` and `emailHash` were added later as optional fields within schema version 1 (docs/handoff-codes.md):
+/// an event without them is a payment code that verifies no e-mail, which is exactly what codes minted before them
+/// did. They are left out of the JSON when nil, so such events keep their old bytes.
 public struct HandoffCodeMinted: EventPayload, Equatable {
     public static let eventType = "HandoffCodeMinted"
     public static let schemaVersion = 1
     public var codeHash: String
     public var guid: String
+    /// The payment the code belongs to; for a recovery code, the buyer's payment whose project it answers.
     public var paymentId: String
     /// `handoff` (72 h) or `install` (30 d).
     public var kind: String
     public var expiresAt: String
     public var sealedCode: SealedValue
+    /// `payment` (nil means the same) or `recovery` (a code mailed to the buyer; handoff kind only).
+    public var source: String?
+    /// The lookup hash of the e-mail that redeeming this code verifies; nil for none.
+    public var emailHash: String?
 
     public init(codeHash: String, guid: String, paymentId: String, kind: String, expiresAt: String,
-                sealedCode: SealedValue) {
+                sealedCode: SealedValue, source: String? = nil, emailHash: String? = nil) {
         self.codeHash = codeHash
         self.guid = guid
         self.paymentId = paymentId
         self.kind = kind
         self.expiresAt = expiresAt
         self.sealedCode = sealedCode
+        self.source = source
+        self.emailHash = emailHash
     }
 }
 

@@ -2,7 +2,8 @@ import Domain
 import Foundation
 import Postgres
 
-/// Folds payment events into `payments` and `handoff_codes` (migration `0007_payments.sql`).
+/// Folds payment events into `payments` and `handoff_codes` (migrations `0007_payments.sql`, `0008_redemption.sql`):
+/// minted codes become rows, `HandoffCodeRedeemed` marks its row spent.
 ///
 /// `payments` has PK (org_id, payment_id): a concurrent second recording of one payment fails its insert here, which
 /// is what makes `POST /s2s/v1/payments` idempotent under concurrency. `handoff_codes` holds lookup hashes and
@@ -29,10 +30,17 @@ public struct PaymentProjection: InlineProjection {
             let minted = try event.decode(HandoffCodeMinted.self)
             try connection.query("""
                 INSERT INTO \(tables["handoff_codes"]) (code_hash, org_id, guid, payment_id, kind, expires_at,
-                    sealed_code, created_at)
-                VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6::timestamptz, $7, $8::timestamptz)
+                    sealed_code, created_at, source, email_hash)
+                VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6::timestamptz, $7, $8::timestamptz, $9, $10)
                 """, [.text(minted.codeHash), org, .text(minted.guid), .text(minted.paymentId), .text(minted.kind),
-                      .text(minted.expiresAt), .text(minted.sealedCode.text), .text(event.recordedAt)])
+                      .text(minted.expiresAt), .text(minted.sealedCode.text), .text(event.recordedAt),
+                      .text(minted.source ?? "payment"), .optional(minted.emailHash)])
+        case HandoffCodeRedeemed.eventType:
+            let redeemed = try event.decode(HandoffCodeRedeemed.self)
+            try connection.queryPrepared("""
+                UPDATE \(tables["handoff_codes"]) SET redeemed_at = $2::timestamptz
+                WHERE code_hash = $1 AND redeemed_at IS NULL
+                """, [.text(redeemed.codeHash), .text(redeemed.redeemedAt)])
         case PaymentRefunded.eventType:
             let refunded = try event.decode(PaymentRefunded.self)
             try connection.query("""

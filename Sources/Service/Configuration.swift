@@ -33,6 +33,11 @@ public struct Configuration: Sendable {
     public var lookupPepper: Secret?
     /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
     public var passKeys: [(id: String, key: Secret)]
+    /// `RESOLVE_FAILED_LOOKUPS_PER_MINUTE`: failed code lookups the whole deployment may have per minute before IPs
+    /// that failed in the last 10 minutes are refused with 429 on `GET /public/handoff/resolve`.
+    public var resolveFailedLookupsPerMinute: Int
+    /// `RESOLVE_LIMITS`: `on` (default) or `off`; off drops both resolve limits (for `bench/resolve` only).
+    public var resolveLimits: Bool
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -72,6 +77,9 @@ public struct Configuration: Sendable {
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
+        ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
+         "global failed code lookups per minute (1–1000000) before recently failed IPs get 429"),
+        ("RESOLVE_LIMITS", "on", "on or off: off drops the resolve rate limits (benchmarks only)"),
     ]
 
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
@@ -99,6 +107,14 @@ public struct Configuration: Sendable {
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
         passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }
+        resolveFailedLookupsPerMinute = try reader.integer(
+            "RESOLVE_FAILED_LOOKUPS_PER_MINUTE", default: 300, in: 1...1_000_000)
+        switch reader.text("RESOLVE_LIMITS") ?? "on" {
+        case "on": resolveLimits = true
+        case "off": resolveLimits = false
+        case let other:
+            throw ConfigurationError(variable: "RESOLVE_LIMITS", problem: "must be on or off (got \"\(other)\")")
+        }
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil

@@ -35,7 +35,11 @@ public final class RunningAPI: Sendable {
         environment = Environment(
             postgres: postgres, redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity,
-            publicBaseURL: configuration.publicBaseURL)
+            publicBaseURL: configuration.publicBaseURL,
+            resolveLimit: configuration.resolveLimits ? Environment.defaultResolveLimit : nil,
+            failedLookupBudget: configuration.resolveLimits ? FailedLookupBudget(
+                name: "resolve", failures: configuration.resolveFailedLookupsPerMinute, windowSeconds: 60,
+                rememberSeconds: 600) : nil)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

@@ -103,7 +103,8 @@ import Testing
                                    "/public/paywall/buyer", "/s2s/v1/payments", "/s2s/v1/payments/{paymentId}/refund",
                                    "/s2s/v1/users/{guid}", "/s2s/v1/users/{guid}/entitlements",
                                    "/public/entitlements", "/s2s/v1/events", "/done/{pageToken}",
-                                   "/public/handoff/fingerprint", "/public/handoff/resolve-by-fingerprint"])
+                                   "/public/handoff/fingerprint", "/public/handoff/resolve-by-fingerprint",
+                                   "/public/handoff/resolve"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
     }
 

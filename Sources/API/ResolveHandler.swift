@@ -1,0 +1,40 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// `GET /public/handoff/resolve?code=`: exchanges a handoff code or install token, once, for its buyer's guid and
+/// the project where the payment was recorded.
+///
+/// Answers `{"success":true,"data":{"guid","projectId"}}`. A missing, malformed (lowercase, padded), unknown,
+/// expired or already used code answers the same 404 bytes. Limits, in order: 10 requests per minute per client IP
+/// (429 + `Retry-After`), then the global failed-lookup budget (`FailedLookupBudget`: a recently failed IP is refused
+/// with 429 while the budget is exhausted); both fail closed (503) without Redis.
+enum ResolveHandler {
+    static func resolve(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        if let limit = environment.resolveLimit {
+            let decision = environment.rateLimiter.check(limit, key: request.clientIP)
+            if let refusal = APIError.refusal(for: decision) { throw refusal }
+        }
+        guard let codes = environment.handoffCodes, let identity = environment.identity else {
+            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
+        }
+        let ipHash = LookupHash.ipAddress(request.clientIP, pepper: identity.lookupPepper)
+            ?? LookupHash.of(Array(request.clientIP.utf8), kind: "ip-text", pepper: identity.lookupPepper)
+        if let budget = environment.failedLookupBudget,
+           let refusal = APIError.refusal(for: budget.check(ipHash: ipHash, redis: environment.redis)) {
+            throw refusal
+        }
+        let metadata = EventMetadata(actor: .system("resolve"), requestId: context.requestID)
+        guard let redeemed = try codes.redeem(request.query["code"] ?? "", now: environment.clock(),
+                                              metadata: metadata, store: environment.tenants.store) else {
+            environment.failedLookupBudget?.recordFailure(ipHash: ipHash, redis: environment.redis)
+            throw notFound
+        }
+        return JSONResponse.raw(
+            #"{"success":true,"data":{"guid":"\#(redeemed.guid)","projectId":"\#(redeemed.projectId)"}}"#)
+    }
+
+    /// The one 404 of this route: unknown, expired, spent and malformed codes are indistinguishable.
+    static let notFound = APIError(status: 404, code: nil, message: "no live code matches")
+}

@@ -1,0 +1,45 @@
+-- bench/resolve, step 1: records payments through POST /s2s/v1/payments (the real path) and keeps the handoff code
+-- and install token of each answer in <CODES_DIR>/codes-<thread>.txt, one per line. Keys rotate over KEYS
+-- (space-separated) so the per-key S2S limit does not throttle the minting.
+local threads = {}
+local counter = 0
+
+function setup(thread)
+    counter = counter + 1
+    thread:set("id", counter)
+    table.insert(threads, thread)
+end
+
+function init(args)
+    keys = {}
+    for key in string.gmatch(os.getenv("KEYS"), "%S+") do table.insert(keys, key) end
+    out = io.open(os.getenv("CODES_DIR") .. "/codes-" .. id .. ".txt", "w")
+    math.randomseed(os.time() * 100 + id)
+    n = 0
+    run = os.getenv("RUN_ID") or "r"
+end
+
+local function hex(digits)
+    local parts = {}
+    for i = 1, digits do parts[i] = string.format("%x", math.random(0, 15)) end
+    return table.concat(parts)
+end
+
+function request()
+    n = n + 1
+    local guid = hex(8) .. "-" .. hex(4) .. "-4" .. hex(3) .. "-a" .. hex(3) .. "-" .. hex(12)
+    local body = string.format('{"guid":"%s","paymentId":"bench_%s_%d_%d","amount":999,"currency":"EUR",' ..
+        '"productId":"com.app.pro","entitlement":"pro","expiresAt":null,"email":"b%d.%d@example.com"}',
+        guid, run, id, n, id, n)
+    local headers = {["Authorization"] = "Bearer " .. keys[(n % #keys) + 1], ["Content-Type"] = "application/json"}
+    return wrk.format("POST", "/s2s/v1/payments", headers, body)
+end
+
+function response(status, headers, body)
+    if status ~= 200 then return end
+    local code = string.match(body, '"code":"(%w+)"')
+    local token = string.match(body, '"token":"(%w+)"')
+    if code then out:write(code, "\n") end
+    if token then out:write(token, "\n") end
+    out:flush()
+end
