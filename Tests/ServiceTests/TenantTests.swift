@@ -270,7 +270,9 @@ enum SecretKeyText {
         #expect(statuses.allSatisfy { $0 == 200 })
         let over = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
         #expect(over.status == 429)
-        #expect(over.headers["Retry-After"] == "100")
+        // 100 s for one request at 0.01/s, less the whole seconds the 200 requests took on a loaded machine.
+        let retryAfter = Int(over.headers["Retry-After"] ?? "") ?? 0
+        #expect((95...100).contains(retryAfter))
     }
 
     @Test func whileRedisIsStoppedS2SRequestsStillPassUpToThePerProcessCap() throws {
