@@ -18,7 +18,9 @@ enum OpenAPIDocument {
     "orgId":{"type":"string","format":"uuid"},"name":{"type":"string"},"paywallUrl":{"type":["string","null"]},\
     "returnScheme":{"type":["string","null"]},"androidPackage":{"type":["string","null"]},\
     "iosBundleId":{"type":["string","null"]},"fingerprint":{"type":"boolean"},\
-    "tracker":{"enum":["none","appsflyer","adjust"]},"trackerLink":{"type":["string","null"]}}}},\
+    "tracker":{"enum":["none","appsflyer","adjust"]},"trackerLink":{"type":["string","null"],\
+    "description":"https; with tracker adjust a *.go.link or *.adj.st link needs its own adj_t \
+    (else 400 VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED)"}}}},\
     "securitySchemes":{"secretKey":{"type":"http","scheme":"bearer","description":"sk_live_…"}}},\
     "paths":{\
     "/healthz":{"get":{"summary":"The process answers","responses":{"200":{"description":"alive"}}}},\
@@ -54,8 +56,9 @@ enum OpenAPIDocument {
     "productId":{"type":"string"},"entitlement":{"type":"string"},\
     "expiresAt":{"type":["string","null"],"format":"date-time"},"email":{"type":["string","null"]},\
     "paywallId":{"type":["string","null"]}}}}}},\
-    "responses":{"200":{"description":"{paymentId, guid, handoff:{code, expiresAt, returnLink, postPaymentUrl}, \
-    install:{token, expiresAt, playStoreUrl, trackerUrl}}; a repeat with the same body answers the same"},\
+    "responses":{"200":{"description":"{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, \
+    postPaymentUrl}, install:{token, expiresAt, playStoreUrl, trackerUrl}}; trackerUrl: the project's tracker link \
+    into the app (handoff) or to the store (install), null without a tracker; a repeat answers the same"},\
     "400":{"description":"a field is refused (named), or VISITOR_ID_FOREIGN_PROJECT"},\
     "401":{"description":"missing, malformed, unknown or revoked key"},\
     "409":{"description":"PAYMENT_CONFLICT: paymentId recorded with another body"},\

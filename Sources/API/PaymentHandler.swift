@@ -25,14 +25,16 @@ enum PaymentHandler {
             guard case .success(let package) = AndroidPackage.parse(text) else { return nil }
             return HandoffLinks.playStoreURL(package: package, token: recorded.installToken)
         }
+        let trackerURL = PaymentAnswer.trackerURL(settings: settings, recorded: recorded,
+                                                  paywallId: body.payment.paywallId)
         let answer = PaymentAnswer(
             paymentId: recorded.paymentId.text, guid: recorded.guid.description,
             handoff: .init(code: recorded.handoffCode.text, expiresAt: PaymentFields.text(recorded.handoffExpiresAt),
-                           returnLink: returnLink,
+                           returnLink: returnLink, trackerUrl: trackerURL(.app),
                            postPaymentUrl: environment.publicBaseURL + "/done/"
                                + payments.pageToken(for: recorded.handoffCode)),
             install: .init(token: recorded.installToken.text, expiresAt: PaymentFields.text(recorded.installExpiresAt),
-                           playStoreUrl: playStoreURL, trackerUrl: nil))
+                           playStoreUrl: playStoreURL, trackerUrl: trackerURL(.store)))
         return try JSONResponse.encode(answer)
     }
 }
@@ -67,18 +69,34 @@ struct RefundAnswer: Encodable {
     var refundedAt: String
 }
 
-/// `{paymentId, guid, handoff:{code, expiresAt, returnLink, postPaymentUrl}, install:{token, expiresAt, playStoreUrl,
-/// trackerUrl}}`; absent links are null.
+/// `{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, postPaymentUrl}, install:{token, expiresAt,
+/// playStoreUrl, trackerUrl}}`; absent links are null. The tracker URLs are the two variants of the project's tracker
+/// link (`TrackerLink`): `handoff.trackerUrl` leads into the app, `install.trackerUrl` to the store.
 struct PaymentAnswer: Encodable {
     var paymentId: String
     var guid: String
     var handoff: Handoff
     var install: Install
 
+    /// The project's tracker link for `recorded`'s install token, per destination; nil for every destination when
+    /// the project has no tracker, or a stored link that no longer passes `TrackerLink.parse`.
+    static func trackerURL(settings: ProjectSettings?, recorded: PaymentDirectory.Recorded,
+                           paywallId: String?) -> (TrackerLink.Destination) -> String? {
+        guard let settings, let text = settings.trackerLink,
+              case .success(let link) = TrackerLink.parse(text, tracker: settings.tracker)
+        else { return { _ in nil } }
+        let scheme = settings.returnScheme.flatMap { try? ReturnScheme.parse($0).get() }
+        return { destination in
+            link.url(token: recorded.installToken, paywallId: paywallId, projectId: recorded.projectId,
+                     returnScheme: scheme, destination: destination)
+        }
+    }
+
     struct Handoff: Encodable {
         var code: String
         var expiresAt: String
         var returnLink: String?
+        var trackerUrl: String?
         var postPaymentUrl: String
 
         func encode(to encoder: any Encoder) throws {
@@ -86,9 +104,10 @@ struct PaymentAnswer: Encodable {
             try container.encode(code, forKey: .code)
             try container.encode(expiresAt, forKey: .expiresAt)
             try container.encode(returnLink, forKey: .returnLink)
+            try container.encode(trackerUrl, forKey: .trackerUrl)
             try container.encode(postPaymentUrl, forKey: .postPaymentUrl)
         }
-        private enum CodingKeys: String, CodingKey { case code, expiresAt, returnLink, postPaymentUrl }
+        private enum CodingKeys: String, CodingKey { case code, expiresAt, returnLink, trackerUrl, postPaymentUrl }
     }
 
     struct Install: Encodable {

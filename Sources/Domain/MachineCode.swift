@@ -54,6 +54,8 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let trackerFormat = MachineCode(rawValue: "VALIDATION_TRACKER_FORMAT")
     /// A tracker link that is not an https URL, or missing while a tracker is chosen.
     public static let trackerLinkFormat = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_FORMAT")
+    /// An Adjust universal link (`*.go.link`, `*.adj.st`) without its own `adj_t` parameter (Adjust answers it 404).
+    public static let trackerLinkAdjTRequired = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED")
     /// An `on`/`off` flag (`--fingerprint`) with another value.
     public static let switchFormat = MachineCode(rawValue: "VALIDATION_SWITCH_FORMAT")
     /// An `externalId` outside 1–256 printable characters.

@@ -2,7 +2,8 @@ import Foundation
 
 /// A project's settings as tenants read and change them (`GET`/`PATCH /s2s/v1/project`, `handoff admin project`).
 ///
-/// Optional values are nil when unset. The invariant `apply(_:)` keeps: a tracker other than `none` has a link.
+/// Optional values are nil when unset. The invariant `applying(_:)` keeps: a tracker other than `none` has a link,
+/// valid for that tracker by `TrackerLink.parse` (an Adjust `*.go.link`/`*.adj.st` link needs its own `adj_t`).
 public struct ProjectSettings: Codable, Hashable, Sendable {
     public var name: String
     public var paywallUrl: String?
@@ -110,7 +111,14 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
                 return .failure(FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
                                              rule: "be null while the tracker is none"))
             }
-        } else if next.trackerLink == nil {
+        } else if let link = next.trackerLink {
+            // Checked when the tracker or its link changes, so a stored link made before a rule existed does not
+            // block unrelated changes (the payment answer then has no tracker URL; see docs/identity.md).
+            if change.tracker != nil || change.trackerLink != .unchanged,
+               case .failure(let refusal) = TrackerLink.parse(link, tracker: next.tracker, field: fields.trackerLink) {
+                return .failure(refusal)
+            }
+        } else {
             return .failure(FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
                                          rule: "be given when the tracker is \(next.tracker.rawValue)"))
         }

@@ -53,7 +53,8 @@ import Testing
         #expect(pageToken.count == 32 && !pageToken.contains(code))
         #expect(bodyText(response) == #"{"guid":"\#(Self.guidA)","handoff":{"code":"\#(code)","# +
             #""expiresAt":"2027-01-18T08:00:00.250Z","postPaymentUrl":"\#(pageURL)","# +
-            #""returnLink":"myapp://handoff?code=\#(code)"},"install":{"expiresAt":"2027-02-14T08:00:00.250Z","# +
+            #""returnLink":"myapp://handoff?code=\#(code)","trackerUrl":null},"# +
+            #""install":{"expiresAt":"2027-02-14T08:00:00.250Z","# +
             #""playStoreUrl":"https://play.google.com/store/apps/details?id=com.example.app&referrer=\#(token)","# +
             #""token":"\#(token)","trackerUrl":null},"paymentId":"pi_1"}"#)
 
@@ -66,6 +67,7 @@ import Testing
         #expect((plainJSON["handoff"] as? [String: Any])?["returnLink"] is NSNull)
         #expect((plainJSON["install"] as? [String: Any])?["playStoreUrl"] is NSNull)
         #expect((plainJSON["install"] as? [String: Any])?["trackerUrl"] is NSNull)
+        #expect((plainJSON["handoff"] as? [String: Any])?["trackerUrl"] is NSNull)
         let lifetime = try fixture.ownerConnection().query(
             "SELECT expires_at IS NULL AS lifetime FROM payments WHERE org_id = $1::uuid", [.text(bare.org)])
         #expect(try lifetime.rows[0].string("lifetime") == "t")
