@@ -25,8 +25,8 @@ enum PaymentHandler {
             guard case .success(let package) = AndroidPackage.parse(text) else { return nil }
             return HandoffLinks.playStoreURL(package: package, token: recorded.installToken)
         }
-        let trackerURL = PaymentAnswer.trackerURL(settings: settings, recorded: recorded,
-                                                  paywallId: body.payment.paywallId)
+        let trackerURL = PaymentAnswer.trackerURL(settings: settings, installToken: recorded.installToken,
+                                                  projectId: recorded.projectId, paywallId: body.payment.paywallId)
         let answer = PaymentAnswer(
             paymentId: recorded.paymentId.text, guid: recorded.guid.description,
             handoff: .init(code: recorded.handoffCode.text, expiresAt: PaymentFields.text(recorded.handoffExpiresAt),
@@ -80,14 +80,14 @@ struct PaymentAnswer: Encodable {
 
     /// The project's tracker link for `recorded`'s install token, per destination; nil for every destination when
     /// the project has no tracker, or a stored link that no longer passes `TrackerLink.parse`.
-    static func trackerURL(settings: ProjectSettings?, recorded: PaymentDirectory.Recorded,
+    static func trackerURL(settings: ProjectSettings?, installToken: InstallToken, projectId: ProjectID,
                            paywallId: String?) -> (TrackerLink.Destination) -> String? {
         guard let settings, let text = settings.trackerLink,
               case .success(let link) = TrackerLink.parse(text, tracker: settings.tracker)
         else { return { _ in nil } }
         let scheme = settings.returnScheme.flatMap { try? ReturnScheme.parse($0).get() }
         return { destination in
-            link.url(token: recorded.installToken, paywallId: paywallId, projectId: recorded.projectId,
+            link.url(token: installToken, paywallId: paywallId, projectId: projectId,
                      returnScheme: scheme, destination: destination)
         }
     }

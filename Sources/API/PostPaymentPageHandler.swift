@@ -8,8 +8,8 @@ import HTTPServer
 ///
 /// A token that does not open, or whose code is not recorded, answers one fixed HTML 404 page. A redeemed or
 /// expired code still answers 200, without the code, its app link or the fingerprint script, saying so. Android
-/// visitors get the Google Play button (install link with the install token); others get the tracker button when a
-/// tracker URL is given (`trackerURL`; the tracker link builder plugs in there).
+/// visitors get the Google Play button (install link with the install token); others get the project's tracker link
+/// leading to the store (`deep_link_sub4=store` for AppsFlyer), built like the payment answer's `install.trackerUrl`.
 enum PostPaymentPageHandler {
     static func page(_ request: Request, _ environment: Environment, token: String) throws -> Response {
         guard let pages = environment.pages,
@@ -19,8 +19,15 @@ enum PostPaymentPageHandler {
         let platform = request.headers["User-Agent"].flatMap(DevicePlatform.init(userAgent:))
         let content = content(facts, token: token, platform: platform,
                               language: PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"]),
-                              trackerURL: nil, endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
+                              trackerURL: storeTrackerURL(facts), endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
         return PostPaymentPage.render(content)
+    }
+
+    /// The project's tracker link to the store for this payment's install token; nil without a tracker or a token.
+    static func storeTrackerURL(_ facts: PostPaymentPages.Facts) -> String? {
+        guard let install = facts.installToken else { return nil }
+        return PaymentAnswer.trackerURL(settings: facts.settings, installToken: install, projectId: facts.projectId,
+                                        paywallId: facts.paywallId)(.store)
     }
 
     /// What the page of `facts` shows to a visitor on `platform`; `trackerURL` is the project's tracker link for

@@ -30,8 +30,10 @@ public struct PostPaymentPages: Sendable {
         public var paymentId: String
         public var projectId: ProjectID
         public var settings: ProjectSettings
-        /// The install token in clear when it still opens (for the Play link).
+        /// The install token in clear when it still opens (for the Play and tracker links).
         public var installToken: InstallToken?
+        /// The paywall the payment was made on, when the tenant said (the tracker link carries it).
+        public var paywallId: String?
         /// When the payment was recorded (service clock): the handoff code's expiry minus its 72 h lifetime.
         public var paidAt: Date
     }
@@ -44,6 +46,7 @@ public struct PostPaymentPages: Sendable {
         let found = try store.pool.withConnection { connection -> (Facts, ProjectID)? in
             guard let row = try connection.query("""
                 SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, p.project_id::text AS project_id,
+                    p.paywall_id,
                     c.redeemed_at IS NOT NULL AS redeemed,
                     to_char(c.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at,
                     i.sealed_code AS install_code
@@ -65,7 +68,7 @@ public struct PostPaymentPages: Sendable {
             }
             let facts = Facts(code: code, usable: !(try row.bool("redeemed")) && now < expiry, orgId: org,
                               guid: guid, paymentId: try row.string("payment_id"), projectId: project,
-                              settings: ProjectSettings(name: ""), installToken: install,
+                              settings: ProjectSettings(name: ""), installToken: install, paywallId: row["paywall_id"],
                               paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime))
             return (facts, project)
         }

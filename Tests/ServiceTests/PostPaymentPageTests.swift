@@ -61,6 +61,25 @@ import Testing
         guard case .googlePlay = android.storeLink else { Issue.record("Android gets Google Play"); return }
     }
 
+    @Test func anIPhoneInATrackerProjectGetsTheStoreTrackerLinkThePaymentAnswered() throws {
+        let world = try F(settings: ["--fingerprint", "on", "--return-scheme", "myapp", "--tracker", "appsflyer",
+                                     "--tracker-link", "https://myapp.onelink.me/AbCd?pid=web"])
+        let response = world.api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: world.tenant.key,
+                                                        body: PaymentTests.body(guid: PaymentTests.guidA,
+                                                                                paymentId: "pi_tracker")))
+        #expect(response.status == 200)
+        let json = jsonObject(response)
+        let store = try #require((json["install"] as? [String: Any])?["trackerUrl"] as? String)
+        #expect(store.contains("deep_link_sub4=store") && store.contains("deep_link_value=handoff"))
+        let url = try #require((json["handoff"] as? [String: Any])?["postPaymentUrl"] as? String)
+        let token = String(url.dropFirst("https://handoff.example.com/done/".count))
+        let html = bodyText(page(world, token, userAgent: F.iPhone))
+        #expect(html.contains(#"id="store" href="\#(store.replacingOccurrences(of: "&", with: "&amp;"))">"#))
+        // Android visitors of the same page still get Google Play, not the tracker.
+        let android = bodyText(page(world, token, userAgent: F.android))
+        #expect(!android.contains("onelink.me"))
+    }
+
     @Test func russianTextsFollowAcceptLanguageWithQValues() throws {
         let world = try F()
         let paid = try world.pay()
