@@ -14,12 +14,14 @@ public final class EventStore: Sendable {
     /// Batches concurrent `append`s per org.
     private let groupCommit: GroupCommit
 
-    /// Creates a store over `pool` with the inline projections it keeps up to date. `maxBatch` bounds how many
-    /// concurrent `append` calls to one org share a transaction (1 turns group commit off).
-    public init(pool: Pool, projections: [any InlineProjection] = [], maxBatch: Int = 64) {
+    /// Creates a store over `pool` with the inline projections it keeps up to date.
+    ///
+    /// Group commit (`append` only): `maxBatch` bounds how many concurrent calls share a transaction (1 turns it
+    /// off); `batchLanes` 0 batches calls for the same org only, n > 0 lets the orgs of each of n lanes share one.
+    public init(pool: Pool, projections: [any InlineProjection] = [], maxBatch: Int = 64, batchLanes: Int = 0) {
         self.pool = pool
         self.projections = projections
-        self.groupCommit = GroupCommit(maxBatch: maxBatch)
+        self.groupCommit = GroupCommit(maxBatch: maxBatch, lanes: batchLanes)
     }
 
     /// Appends `events` to `stream` of `org` in a transaction of its own; returns them as recorded.
@@ -34,16 +36,16 @@ public final class EventStore: Sendable {
         org: UUID, stream: String, expectedVersion: ExpectedVersion, events: [NewEvent], metadata: EventMetadata
     ) throws -> [RecordedEvent] {
         guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
-        let command = AppendCommand(stream: stream, expectedVersion: expectedVersion, events: events,
+        let command = AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
                                     metadata: metadata)
-        return try groupCommit.append(command, org: org) { batch in
+        return try groupCommit.append(command) { batch in
             do {
-                return try run(batch, org: org).map { $0.mapError { $0 as any Error } }
+                return try run(batch).map { $0.mapError { $0 as any Error } }
             } catch where batch.count > 1 {
                 // Something failed the whole batch (a duplicate event id, a projection's refusal, a lost
                 // connection): run each command alone so that each caller gets its own outcome.
                 return batch.map { command in
-                    Result { try run([command], org: org)[0].get() }
+                    Result { try run([command])[0].get() }
                 }
             } catch {
                 return [.failure(error)]
@@ -51,14 +53,14 @@ public final class EventStore: Sendable {
         }
     }
 
-    /// One batch of one org's commands as one statement: autocommitted without projections, else in BEGIN … COMMIT
-    /// with the projections of the appended events. Throws when the whole batch failed (nothing kept).
-    private func run(_ batch: [AppendCommand], org: UUID) throws -> [Result<[RecordedEvent], EventStoreError>] {
+    /// One batch of commands as one statement: autocommitted without projections, else in BEGIN … COMMIT with the
+    /// projections of the appended events. Throws when the whole batch failed (nothing kept).
+    private func run(_ batch: [AppendCommand]) throws -> [Result<[RecordedEvent], EventStoreError>] {
         if projections.isEmpty {
-            return try pool.withConnection { try AppendStatement.run(org: org, commands: batch, on: $0) }
+            return try pool.withConnection { try AppendStatement.run(batch, on: $0) }
         }
         return try pool.transaction { connection in
-            let results = try AppendStatement.run(org: org, commands: batch, on: connection)
+            let results = try AppendStatement.run(batch, on: connection)
             let transaction = EventTransaction(connection: connection, projections: projections)
             for case .success(let recorded) in results { try transaction.project(recorded) }
             return results

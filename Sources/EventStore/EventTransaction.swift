@@ -34,8 +34,8 @@ public struct EventTransaction {
     /// One statement (`AppendStatement`, the `event_append` function of migration 0009), after the decider's reads:
     /// 1. locks the org's counter row (creating it at `last_seq` 0 for a new org);
     /// 2. checks the stream is at the expected version (for `.any` reads it), under the lock, so the check is final;
-    /// 3. inserts the events with `org_seq` last+1…, `stream_version` version+1…, the database clock read after the
-    ///    lock as `recorded_at`, hashes chained from the counter's `last_hash`, and moves the counter row;
+    /// 3. inserts the events with `org_seq` last+1…, `stream_version` version+1…, the database clock read after
+    ///    the lock as `recorded_at`, hashes chained from the counter's `last_hash`, and moves the counter row;
     /// then the projections run. A one-event command is BEGIN, (the decider's reads,) this statement, COMMIT.
     /// Nothing is visible until the transaction commits; a rollback also undoes the counter, so no hole is left.
     /// Throws `.wrongExpectedVersion`, `.duplicateEvent`, `.nothingToAppend`. After a thrown Postgres error the
@@ -45,9 +45,9 @@ public struct EventTransaction {
         org: UUID, stream: String, expectedVersion: ExpectedVersion, events: [NewEvent], metadata: EventMetadata
     ) throws -> [RecordedEvent] {
         guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
-        let command = AppendCommand(stream: stream, expectedVersion: expectedVersion, events: events,
+        let command = AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
                                     metadata: metadata)
-        let recorded = try AppendStatement.run(org: org, commands: [command], on: connection)[0].get()
+        let recorded = try AppendStatement.run([command], on: connection)[0].get()
         try project(recorded)
         return recorded
     }

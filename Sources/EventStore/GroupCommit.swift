@@ -1,14 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Application-level group commit for `EventStore.append`: concurrent appends to the same org in this process are
-/// run by one leader as one batch (one statement, one commit, one WAL flush), while the others wait.
+/// Application-level group commit for `EventStore.append`: concurrent appends in this process that fall in the same
+/// lane are run by one leader as one batch (one statement, one commit, one WAL flush), while the others wait.
 ///
-/// The first caller for an org leads: it takes its own command and whatever is queued for that org (up to
-/// `maxBatch` commands), runs them with `execute`, hands each waiter its own result, and passes the lead to the
-/// oldest command that queued meanwhile (so no caller runs other callers' batches for long). A command refused for
-/// its expected version fails alone; an error of the whole batch is `execute`'s to split (see `EventStore`).
-/// Different orgs never wait for each other here.
+/// A lane is an org (`lanes` 0) or one of `lanes` buckets of orgs (by a hash of the org id): every org is always
+/// in the same lane, so one org's appends never race each other in two batches. The first caller in a lane leads:
+/// it takes its own command and whatever is queued in the lane (up to `maxBatch` commands), runs them with
+/// `execute`, hands each waiter its own result, and passes the lead to the oldest command that queued meanwhile (so
+/// no caller runs other callers' batches for long). A command refused for its expected version fails alone; an
+/// error of the whole batch is `execute`'s to split (see `EventStore`). Different lanes never wait for each other.
 final class GroupCommit: Sendable {
     /// One waiting command: its result or the lead arrives through `semaphore`.
     private final class Waiter: @unchecked Sendable {
@@ -20,26 +21,39 @@ final class GroupCommit: Sendable {
         init(_ command: AppendCommand) { self.command = command }
     }
 
-    /// Per org: commands waiting for the next batch; an org is in the map while a leader is at work for it.
-    private let queues = Mutex<[UUID: [Waiter]]>([:])
+    /// Per lane: commands waiting for the next batch; a lane is in the map while a leader is at work for it.
+    private let queues = Mutex<[String: [Waiter]]>([:])
     /// The most commands in one batch.
     let maxBatch: Int
+    /// How many lanes orgs share; 0 = one lane per org.
+    let lanes: Int
 
-    init(maxBatch: Int = 64) { self.maxBatch = max(1, maxBatch) }
+    init(maxBatch: Int = 64, lanes: Int = 0) {
+        self.maxBatch = max(1, maxBatch)
+        self.lanes = max(0, lanes)
+    }
 
-    /// Runs `command` for `org`, alone or in a batch with concurrent ones; `execute` gets every batch and must
+    /// The lane of `org`: the org itself, or a bucket by the org id's first bytes.
+    func lane(of org: UUID) -> String {
+        guard lanes > 0 else { return org.uuidString }
+        let bytes = org.uuid
+        let number = (UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3))
+        return "lane-" + String(number % UInt32(lanes))
+    }
+
+    /// Runs `command`, alone or in a batch with concurrent ones of its lane; `execute` gets every batch and must
     /// answer one result per command, in order.
     func append(
-        _ command: AppendCommand, org: UUID,
-        execute: ([AppendCommand]) -> [Result<[RecordedEvent], any Error>]
+        _ command: AppendCommand, execute: ([AppendCommand]) -> [Result<[RecordedEvent], any Error>]
     ) throws -> [RecordedEvent] {
+        let key = lane(of: command.org)
         let me = Waiter(command)
         let leads = queues.withLock { queues -> Bool in
-            if queues[org] != nil {
-                queues[org]!.append(me)
+            if queues[key] != nil {
+                queues[key]!.append(me)
                 return false
             }
-            queues[org] = []
+            queues[key] = []
             return true
         }
         if !leads {
@@ -47,8 +61,8 @@ final class GroupCommit: Sendable {
             if let result = me.result { return try result.get() }
         }
         let batch = queues.withLock { queues -> [Waiter] in
-            let taken = Array(queues[org, default: []].prefix(maxBatch - 1))
-            queues[org]?.removeFirst(taken.count)
+            let taken = Array(queues[key, default: []].prefix(maxBatch - 1))
+            queues[key]?.removeFirst(taken.count)
             return [me] + taken
         }
         var results = execute(batch.map(\.command))
@@ -57,11 +71,11 @@ final class GroupCommit: Sendable {
             results = batch.map { _ in .failure(error) }
         }
         let next = queues.withLock { queues -> Waiter? in
-            guard let first = queues[org]?.first else {
-                queues[org] = nil
+            guard let first = queues[key]?.first else {
+                queues[key] = nil
                 return nil
             }
-            queues[org]!.removeFirst()
+            queues[key]!.removeFirst()
             return first
         }
         for (waiter, result) in zip(batch.dropFirst(), results.dropFirst()) {
