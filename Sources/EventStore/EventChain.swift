@@ -17,18 +17,32 @@ public enum EventChain {
         orgId: UUID, orgSeq: Int, streamId: String, streamVersion: Int, eventId: UUID, eventType: String,
         schemaVersion: Int, recordedAt: String, data: EventJSON, metadata: EventJSON
     ) -> [UInt8] {
-        EventJSON.object([
-            "data": data,
-            "event_id": .string(eventId.uuidString.lowercased()),
-            "event_type": .string(eventType),
-            "metadata": metadata,
-            "org_id": .string(orgId.uuidString.lowercased()),
-            "org_seq": .integer(Int64(orgSeq)),
-            "recorded_at": .string(recordedAt),
-            "schema_version": .integer(Int64(schemaVersion)),
-            "stream_id": .string(streamId),
-            "stream_version": .integer(Int64(streamVersion)),
-        ]).canonicalBytes
+        canonicalTemplate(orgId: orgId, streamId: streamId, eventId: eventId, eventType: eventType,
+                          schemaVersion: schemaVersion, dataText: data.canonicalText,
+                          metadataText: metadata.canonicalText)
+            .filled(orgSeq: orgSeq, recordedAt: recordedAt, streamVersion: streamVersion)
+    }
+
+    /// The canonical bytes of one event with holes for the three values only known under the org's lock
+    /// (`org_seq`, `recorded_at`, `stream_version`): the one implementation of the canonical form, used by
+    /// `canonicalBytes` and by the append statement (which fills the holes in SQL, see `CanonicalTemplate`).
+    ///
+    /// `dataText` and `metadataText` must be `EventJSON.canonicalText`s. The ten members are written in code point
+    /// order of their keys, each value in `EventJSON`'s canonical form; `EventChainTests` checks the result
+    /// against `EventJSON.object(…).canonicalBytes`.
+    public static func canonicalTemplate(
+        orgId: UUID, streamId: String, eventId: UUID, eventType: String, schemaVersion: Int, dataText: String,
+        metadataText: String
+    ) -> CanonicalTemplate {
+        func string(_ text: String) -> String { EventJSON.string(text).canonicalText }
+        return CanonicalTemplate(
+            head: #"{"data":"# + dataText + #","event_id":"# + string(eventId.uuidString.lowercased())
+                + #","event_type":"# + string(eventType) + #","metadata":"# + metadataText
+                + #","org_id":"# + string(orgId.uuidString.lowercased()) + #","org_seq":"#,
+            afterSeq: #","recorded_at":""#,
+            afterTime: #"","schema_version":"# + String(schemaVersion) + #","stream_id":"# + string(streamId)
+                + #","stream_version":"#,
+            end: "}")
     }
 
     /// `SHA-256(previous ‖ canonical)`.
@@ -52,5 +66,23 @@ public enum EventChain {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let whole = calendar.date(from: components) else { return nil }
         return Date(timeIntervalSince1970: whole.timeIntervalSince1970.rounded() + Double(micros) / 1_000_000)
+    }
+}
+
+/// An event's canonical bytes around three holes: `head ‖ org_seq ‖ afterSeq ‖ recorded_at ‖ afterTime ‖
+/// stream_version ‖ end`, integers in plain decimal and `recorded_at` in its canonical form, which needs no JSON
+/// escaping (digits, `-`, `:`, `.`, `T`, `Z`), so the quotes around it are part of `afterSeq` and `afterTime`.
+///
+/// The `event_append` SQL function (migration 0009) concatenates exactly these pieces with the values it reads
+/// under the lock and hashes the UTF-8 of the result.
+public struct CanonicalTemplate: Sendable, Equatable {
+    public let head: String
+    public let afterSeq: String
+    public let afterTime: String
+    public let end: String
+
+    /// The canonical bytes with the holes filled.
+    public func filled(orgSeq: Int, recordedAt: String, streamVersion: Int) -> [UInt8] {
+        Array((head + String(orgSeq) + afterSeq + recordedAt + afterTime + String(streamVersion) + end).utf8)
     }
 }

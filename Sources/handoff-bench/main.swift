@@ -7,15 +7,19 @@ import Synchronization
 // ORGS orgs for SECONDS seconds; prints "events/s <number>". Each writer owns one stream per org and appends with
 // an exact expected version, as a command handler does.
 //
-//   handoff-bench <database-url> <orgs> <writers> <seconds>
+//   handoff-bench <database-url> <orgs> <writers> <seconds> [batch-lanes]
+//
+// batch-lanes: EventStore's group commit lanes (0 = batch per org; the store's default when absent).
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let orgCount = Int(arguments[2]), let writers = Int(arguments[3]),
-      let seconds = Double(arguments[4]), orgCount > 0, writers > 0, seconds > 0 else {
-    FileHandle.standardError.write(Data("usage: handoff-bench <database-url> <orgs> <writers> <seconds>\n".utf8))
+guard arguments.count == 5 || arguments.count == 6, let orgCount = Int(arguments[2]), let writers = Int(arguments[3]),
+      let seconds = Double(arguments[4]), orgCount > 0, writers > 0, seconds > 0,
+      arguments.count == 5 || Int(arguments[5]) != nil else {
+    FileHandle.standardError.write(Data(
+        "usage: handoff-bench <database-url> <orgs> <writers> <seconds> [batch-lanes]\n".utf8))
     exit(2)
 }
-let store = EventStore(pool: Pool(configuration: PostgresConfiguration(
-    url: arguments[1], poolSize: writers, checkoutTimeout: 30)))
+let pool = Pool(configuration: PostgresConfiguration(url: arguments[1], poolSize: writers, checkoutTimeout: 30))
+let store = arguments.count == 6 ? EventStore(pool: pool, batchLanes: Int(arguments[5])!) : EventStore(pool: pool)
 let orgs = (0..<orgCount).map { _ in UUID() }
 let metadata = EventMetadata(actor: .system("bench"), requestId: "bench")
 let appended = Atomic<Int>(0)

@@ -40,6 +40,26 @@ import Testing
 
     static let exampleHash = "749d12adcfb00b72ad25473fa6c1e8bc9fb6777ca4aa9b559544d5f51651d9ad"
 
+    /// The template the append statement fills in SQL is the generic canonical serializer's output, also for
+    /// stream ids and event types that need escaping.
+    @Test(arguments: ["buyer-7f3a", "q\"uote\\back\u{1}\n", "Zoë/😀", String(repeating: "s", count: 300)])
+    func theCanonicalTemplateEqualsTheGenericCanonicalObject(streamId: String) {
+        let org = UUID(), eventId = UUID()
+        let template = EventChain.canonicalTemplate(
+            orgId: org, streamId: streamId, eventId: eventId, eventType: "Type \"\(streamId.prefix(3))\"",
+            schemaVersion: 12, dataText: Self.exampleData.canonicalText,
+            metadataText: Self.exampleMetadata.json.canonicalText)
+        let generic = EventJSON.object([
+            "data": Self.exampleData, "event_id": .string(eventId.uuidString.lowercased()),
+            "event_type": .string("Type \"\(streamId.prefix(3))\""), "metadata": Self.exampleMetadata.json,
+            "org_id": .string(org.uuidString.lowercased()), "org_seq": .integer(9_007_199_254_740_993),
+            "recorded_at": .string("2025-03-01T12:34:56.000001Z"), "schema_version": .integer(12),
+            "stream_id": .string(streamId), "stream_version": .integer(1),
+        ]).canonicalBytes
+        #expect(template.filled(orgSeq: 9_007_199_254_740_993, recordedAt: "2025-03-01T12:34:56.000001Z",
+                                streamVersion: 1) == generic)
+    }
+
     @Test func canonicalBytesDoNotDependOnKeyOrderOrWhitespaceOfTheInput() throws {
         let one = try EventJSON.parse(#"{"b": [1, 2, {"y": null, "x": "\u00e9\/"}], "a": -7, "é": true, "z": false}"#)
         let two = try EventJSON.parse(#"{"z":false,"é":true,"a":-7,"b":[1,2,{"x":"é/","y":null}]}"#)
