@@ -44,8 +44,12 @@ public enum EventReader {
 
     /// The stream's current version (its last `stream_version`, 0 when it has no events).
     public static func streamVersion(org: UUID, stream: String, on connection: Connection) throws -> Int {
-        try connection.queryPrepared(
-            "SELECT coalesce(max(stream_version), 0) AS version FROM events WHERE org_id = $1 AND stream_id = $2",
-            [.text(org.uuidString), .text(stream)]).rows[0].int("version")
+        // ORDER BY … LIMIT 1 rather than max(): on a young table without statistics the planner ran max() as a scan
+        // over the stream's whole index range; this form always walks the unique index backwards for one row.
+        let rows = try connection.queryPrepared("""
+            SELECT stream_version FROM events WHERE org_id = $1 AND stream_id = $2
+            ORDER BY stream_version DESC LIMIT 1
+            """, [.text(org.uuidString), .text(stream)]).rows
+        return try rows.first?.int("stream_version") ?? 0
     }
 }
