@@ -36,6 +36,10 @@ public struct Environment: Sendable {
     public let paywallBuyerLimit: RateLimit
     /// The budget of each client IP on `GET /public/entitlements`.
     public let publicEntitlementsLimit: RateLimit
+    /// The budget of each client IP on `POST /public/handoff/email-recovery/request`.
+    public let emailRecoveryLimit: RateLimit
+    /// E-mail recovery requests; nil without the identity secrets (then the endpoint answers 503).
+    public let recovery: EmailRecoveryDirectory?
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -47,6 +51,10 @@ public struct Environment: Sendable {
     public static let defaultPublicEntitlementsLimit = RateLimit.perWindow(
         name: "public-entitlements", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 5 requests per 15 minutes per client IP; without Redis, 503 (fail closed).
+    public static let defaultEmailRecoveryLimit = RateLimit.perWindow(
+        name: "email-recovery", count: 5, seconds: 15 * 60, onFailure: .closed)
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -56,7 +64,8 @@ public struct Environment: Sendable {
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
         identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
-        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit
+        publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
+        emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -68,6 +77,8 @@ public struct Environment: Sendable {
         self.tenants = TenantDirectory(store: store)
         self.buyers = identity.map { BuyerDirectory(store: store, secrets: $0) }
         self.payments = identity.map { PaymentDirectory(store: store, secrets: $0) }
+        self.recovery = identity.map { EmailRecoveryDirectory(store: store, secrets: $0) }
+        self.emailRecoveryLimit = emailRecoveryLimit
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit

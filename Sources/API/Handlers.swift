@@ -22,6 +22,7 @@ enum Handlers {
         case .publicEntitlements: return try LookupHandler.publicEntitlements(request, environment)
         case .events: return try EventsHandler.history(request, context, environment)
         case .paywallBuyer: return try PaywallBuyerHandler.buyer(request, environment)
+        case .emailRecoveryRequest: return try EmailRecoveryHandler.request(request, context, environment)
         }
     }
 }

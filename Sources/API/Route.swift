@@ -26,6 +26,8 @@ public enum Route: Sendable, Equatable {
     case events
     /// `GET /public/paywall/buyer`: who the buyer on the paywall is, from `origin`, `id` and `pass`.
     case paywallBuyer
+    /// `POST /public/handoff/email-recovery/request`: ask for a recovery mail; always 204 for a well-formed body.
+    case emailRecoveryRequest
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -44,6 +46,7 @@ public enum Route: Sendable, Equatable {
         router.add(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") }
         router.add(.get, "/public/paywall/buyer") { _ in .paywallBuyer }
         router.add(.get, "/public/entitlements") { _ in .publicEntitlements }
+        router.add(.post, "/public/handoff/email-recovery/request") { _ in .emailRecoveryRequest }
         return router
     }()
 
@@ -53,14 +56,15 @@ public enum Route: Sendable, Equatable {
         case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events: return 0
         case .updateProject, .createUser, .createPayment: return 4096
-        case .refundPayment: return 1024
+        case .refundPayment, .emailRecoveryRequest: return 1024
         }
     }
 
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements: return .open
+        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .emailRecoveryRequest:
+            return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey
         }

@@ -33,6 +33,17 @@ public struct Configuration: Sendable {
     public var lookupPepper: Secret?
     /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
     public var passKeys: [(id: String, key: Secret)]
+    /// `SMTP_URL`: where `handoff work` hands mail (`smtp://` or `smtps://`, optional `user:password@`).
+    public var smtpURL: String
+    /// `MAIL_FROM`: the sender address of every mail (envelope and `From`).
+    public var mailFrom: String
+    /// `MAIL_FROM_NAME`: the sender's display name.
+    public var mailFromName: String
+    /// `WORK_THREADS`: worker threads per queue in each `handoff work` process.
+    public var workThreads: Int
+    /// `JOB_VISIBILITY_TIMEOUT_SECONDS`: after this long a crashed worker's jobs are taken over, and an enqueued job
+    /// is checked against Redis by the sweeper.
+    public var jobVisibilityTimeoutSeconds: Int
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -72,6 +83,11 @@ public struct Configuration: Sendable {
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
+        ("SMTP_URL", "smtp://127.0.0.1:25", "mail server of handoff work: smtp:// or smtps://[user:pass@]host[:port]"),
+        ("MAIL_FROM", "noreply@localhost", "sender address of recovery mail (a bare address)"),
+        ("MAIL_FROM_NAME", "Handoff", "sender display name of recovery mail"),
+        ("WORK_THREADS", "2", "worker threads per queue in each handoff work process (1–64)"),
+        ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
     ]
 
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
@@ -99,6 +115,11 @@ public struct Configuration: Sendable {
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
         passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }
+        smtpURL = try reader.smtpURL("SMTP_URL", default: "smtp://127.0.0.1:25")
+        mailFrom = try reader.mailAddress("MAIL_FROM", default: "noreply@localhost")
+        mailFromName = try reader.displayName("MAIL_FROM_NAME", default: "Handoff")
+        workThreads = try reader.integer("WORK_THREADS", default: 2, in: 1...64)
+        jobVisibilityTimeoutSeconds = try reader.integer("JOB_VISIBILITY_TIMEOUT_SECONDS", default: 60, in: 1...3600)
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil
