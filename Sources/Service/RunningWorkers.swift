@@ -71,7 +71,9 @@ public final class RunningWorkers: Sendable {
             tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
                                        onError: onError("sweeper")) { try sweeper.sweep() > 0 })
         }
-        let host = ProcessInfo.processInfo.hostName
+        var hostBytes = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&hostBytes, 255) == 0
+            ? String(decoding: hostBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
         let pid = getpid()
         for queue in queues.sorted() {
             for index in 0..<threads {

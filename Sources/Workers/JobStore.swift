@@ -63,12 +63,24 @@ public enum JobStore {
             """, [.double(now.timeIntervalSince1970), .int(limit)]).rows.map { (try $0.int("job_id"), try $0.string("kind")) }
     }
 
-    static func markEnqueued(_ id: Int, entry: String, now: Date, on connection: Connection) throws {
+    static func markEnqueued(_ id: Int, now: Date, on connection: Connection) throws {
         try connection.queryPrepared("""
-            UPDATE jobs SET state = 'enqueued', stream_entry = $2, enqueued_at = to_timestamp($3::float8),
-                            updated_at = to_timestamp($3::float8)
+            UPDATE jobs SET state = 'enqueued', stream_entry = NULL, enqueued_at = to_timestamp($2::float8),
+                            updated_at = to_timestamp($2::float8)
             WHERE job_id = $1::bigint
-            """, [.int(id), .text(entry), .double(now.timeIntervalSince1970)])
+            """, [.int(id), .double(now.timeIntervalSince1970)])
+    }
+
+    /// The stream entries the relay added for `enqueued` jobs, in one statement (a job that moved on or already has an
+    /// entry is left alone).
+    static func noteEntries(_ entries: [(id: Int, entry: String)], on connection: Connection) throws {
+        let ids = "{" + entries.map { String($0.id) }.joined(separator: ",") + "}"
+        let entryIds = "{" + entries.map { "\"" + $0.entry + "\"" }.joined(separator: ",") + "}"
+        try connection.queryPrepared("""
+            UPDATE jobs SET stream_entry = e.entry
+            FROM unnest($1::bigint[], $2::text[]) AS e(job_id, entry)
+            WHERE jobs.job_id = e.job_id AND jobs.state = 'enqueued' AND jobs.stream_entry IS NULL
+            """, [.text(ids), .text(entryIds)])
     }
 
     /// The job, locked for this transaction; nil when it does not exist or another transaction holds it.

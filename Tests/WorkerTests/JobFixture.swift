@@ -113,7 +113,8 @@ final class ManualClock: Sendable {
 /// A JSON object printed by a command (the last line of its output that parses).
 func jsonLine(_ output: String) -> [String: Any]? {
     for line in output.split(separator: "\n").reversed() {
-        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { return object }
+        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+           object["id"] != nil || object["jobs"] != nil { return object }
     }
     return nil
 }
