@@ -102,7 +102,8 @@ import Testing
         #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project", "/s2s/v1/users",
                                    "/public/paywall/buyer", "/s2s/v1/payments", "/s2s/v1/payments/{paymentId}/refund",
                                    "/s2s/v1/users/{guid}", "/s2s/v1/users/{guid}/entitlements",
-                                   "/public/entitlements", "/s2s/v1/events"])
+                                   "/public/entitlements", "/s2s/v1/events",
+                                   "/public/handoff/email-recovery/request"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
     }
 
