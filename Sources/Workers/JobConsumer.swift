@@ -84,7 +84,7 @@ public final class JobConsumer: @unchecked Sendable {
         var failure: String?
         do {
             (result, job) = try store.pool.transaction { connection -> (Result, Job?) in
-                guard let locked = try JobStore.lockForRun(jobId, on: connection) else { return (.busy, nil) }
+                guard let locked = try Self.lock(jobId, on: connection) else { return (.busy, nil) }
                 guard locked.state == .enqueued else { return (.dropped, locked) }
                 guard let kind = registry.kind(locked.kind) else {
                     throw JobFailure("no job kind '\(locked.kind)' in this build", permanent: true)
@@ -108,13 +108,24 @@ public final class JobConsumer: @unchecked Sendable {
     /// Rolls the failed attempt into the job row: the next rung of the ladder, or `dead`.
     private func recordFailure(_ jobId: Int, error: any Error) throws -> (Result, Job?) {
         try store.pool.transaction { connection -> (Result, Job?) in
-            guard let job = try JobStore.lockForRun(jobId, on: connection) else { return (.busy, nil) }
+            guard let job = try Self.lock(jobId, on: connection) else { return (.busy, nil) }
             guard job.state == .enqueued else { return (.dropped, job) }
             let permanent = (error as? JobFailure)?.permanent ?? false
             let delay = permanent ? nil : registry.kind(job.kind)?.delay(afterFailedAttempts: job.attempt + 1)
             try JobStore.fail(jobId, error: Self.describe(error), delay: delay, now: clock(), on: connection)
             return (delay == nil ? .dead : .failed, job)
         }
+    }
+
+    /// The job row, locked; nil when another transaction keeps it locked for more than ~100 ms (another worker runs
+    /// it). A lock held for a moment — the relay noting entry ids right after its `XADD` — is waited out, so a fresh
+    /// entry is not left for the visibility timeout.
+    static func lock(_ jobId: Int, on connection: Connection) throws -> Job? {
+        for attempt in 0..<10 {
+            if let job = try JobStore.lockForRun(jobId, on: connection) { return job }
+            if attempt < 9 { usleep(10_000) }
+        }
+        return nil
     }
 
     private func finish(_ entry: JobStream.Entry) throws {
