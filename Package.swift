@@ -99,7 +99,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Workers", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport"],
+            dependencies: [
+                "Workers", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

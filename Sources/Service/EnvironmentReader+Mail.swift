@@ -17,8 +17,8 @@ extension EnvironmentReader {
     func mailAddress(_ name: String, default fallback: String) throws -> String {
         guard let raw = text(name) else { return fallback }
         guard MailAddress.isAcceptable(raw) else {
-            throw ConfigurationError(variable: name, problem: "must be a bare e-mail address such as noreply@example.com "
-                + "(no name, angle brackets, spaces or line breaks)")
+            throw ConfigurationError(variable: name, problem: "must be a bare e-mail address such as "
+                + "noreply@example.com (no name, angle brackets, spaces or line breaks)")
         }
         return raw
     }

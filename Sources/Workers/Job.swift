@@ -101,6 +101,7 @@ public struct NewJob: Sendable, Equatable {
 enum JobTime {
     /// RFC 3339 UTC with milliseconds.
     static func text(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+        let utc = TimeZone(identifier: "UTC")!
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc))
     }
 }

@@ -60,7 +60,8 @@ public enum JobStore {
         try connection.queryPrepared("""
             SELECT job_id, kind FROM jobs WHERE state = 'pending' AND run_at <= to_timestamp($1::float8)
             ORDER BY run_at LIMIT $2::bigint FOR UPDATE SKIP LOCKED
-            """, [.double(now.timeIntervalSince1970), .int(limit)]).rows.map { (try $0.int("job_id"), try $0.string("kind")) }
+            """, [.double(now.timeIntervalSince1970), .int(limit)]).rows
+            .map { (try $0.int("job_id"), try $0.string("kind")) }
     }
 
     static func markEnqueued(_ id: Int, now: Date, on connection: Connection) throws {

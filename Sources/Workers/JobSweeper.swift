@@ -38,7 +38,8 @@ public final class JobSweeper: Sendable {
             try redis.withConnection { stream in
                 for job in candidates {
                     let queue = registry.kind(job.kind)?.queue
-                    if let queue, let entry = job.entry, try JobStream.contains(queue: queue, entry: entry, on: stream) {
+                    if let queue, let entry = job.entry,
+                       try JobStream.contains(queue: queue, entry: entry, on: stream) {
                         try JobStore.touch(job.id, now: now, on: connection)
                     } else {
                         try JobStore.requeue(job.id, now: now, on: connection)

@@ -113,7 +113,8 @@ public enum RecoveryMailJob {
             "SELECT return_scheme FROM projects WHERE project_id = $1::uuid AND org_id = $2::uuid",
             [.text(projectId), .text(orgText)]).first?["return_scheme"]
         var returnLink: String?
-        if let scheme, case .success(let parsed) = ReturnScheme.parse(scheme), let code = HandoffCode.parse(minted.code) {
+        if let scheme, case .success(let parsed) = ReturnScheme.parse(scheme),
+           let code = HandoffCode.parse(minted.code) {
             returnLink = HandoffLinks.returnLink(scheme: parsed, code: code)
         }
 
@@ -138,7 +139,8 @@ public enum RecoveryMailJob {
         do {
             try deliver(content, smtp: settings.smtp)
         } catch let error as SMTPError {
-            throw JobFailure("SMTP \(error.kind)\(error.replyCode.map { " \($0)" } ?? "")", permanent: error.isPermanent)
+            let reply = error.replyCode.map { " \($0)" } ?? ""
+            throw JobFailure("SMTP \(error.kind)\(reply)", permanent: error.isPermanent)
         }
         return "sent"
     }

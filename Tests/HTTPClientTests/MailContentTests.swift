@@ -18,7 +18,8 @@ struct MailContentTests {
         let boundary = try #require(boundaryLine.split(separator: "\"").dropFirst().first.map(String.init))
         return try raw.components(separatedBy: "--" + boundary).dropFirst().dropLast().map { part in
             let sections = part.components(separatedBy: "\r\n\r\n")
-            let type = sections[0].split(separator: "\r\n").first { $0.hasPrefix("Content-Type:") }.map(String.init) ?? ""
+            let type = sections[0].split(separator: "\r\n").first { $0.hasPrefix("Content-Type:") }
+                .map(String.init) ?? ""
             let base64 = sections[1].replacingOccurrences(of: "\r\n", with: "")
             let data = try #require(Data(base64Encoded: base64))
             return (type, String(decoding: data, as: UTF8.self))
@@ -37,7 +38,8 @@ struct MailContentTests {
         #expect(raw.contains("\r\nDate: Fri, 15 Jan 2027 08:00:00 +0000\r\n"))
         #expect(raw.contains("\r\nMIME-Version: 1.0\r\n"))
         let parts = try Self.parts(raw)
-        #expect(parts.map(\.type) == ["Content-Type: text/plain; charset=utf-8", "Content-Type: text/html; charset=utf-8"])
+        #expect(parts.map(\.type) == ["Content-Type: text/plain; charset=utf-8",
+                                      "Content-Type: text/html; charset=utf-8"])
         #expect(parts.map(\.body) == ["Привет!\r\nCode: 7K3M9Q2X\r\n", "<p>Привет! <b>7K3M9Q2X</b></p>"])
     }
 

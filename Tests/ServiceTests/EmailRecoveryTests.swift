@@ -87,7 +87,8 @@ import Workers
 
         /// A buyer with `email` and one payment; returns its guid.
         func buyerWithPayment(email: String) throws -> String {
-            let user = api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: tenant.key, body: #"{"email":"\#(email)"}"#))
+            let user = api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: tenant.key,
+                                                  body: #"{"email":"\#(email)"}"#))
             let guid = try #require(jsonObject(user)["guid"] as? String)
             let paid = api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: tenant.key,
                                                   body: PaymentTests.body(guid: guid, paymentId: "pi_1")))
@@ -112,7 +113,9 @@ import Workers
                 if handled == 0 { usleep(50_000) }
                 _ = try relay.relayDue()
                 _ = try consumer.step()
-                let count = try pool.withConnection { try JobStore.list(state: nil, org: nil, limit: 1000, on: $0) }.count
+                let count = try pool.withConnection {
+                    try JobStore.list(state: nil, org: nil, limit: 1000, on: $0)
+                }.count
                 if count >= expected, try pending() == 0 { return }
             }
             Issue.record("the jobs did not finish within 20 s")
@@ -184,7 +187,8 @@ import Workers
         #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
         try flow.work(jobs: 2)
         #expect(flow.sink.messages().count == 1)
-        #expect(try flow.jobs().last?.outcome == "skipped: a recovery mail went to this address less than 20 minutes ago")
+        #expect(try flow.jobs().last?.outcome
+                == "skipped: a recovery mail went to this address less than 20 minutes ago")
 
         // After 20 minutes the next request mails again, in Russian when asked.
         flow.advance(1)
@@ -237,7 +241,8 @@ import Workers
             (#"{"projectId":"\#(flow.tenant.project)"}"#, "field 'email' is required"),
             (#"{"projectId":"nope","email":"a@example.com"}"#, "field 'projectId'"),
             (#"{"projectId":"\#(flow.tenant.project)","email":"not-an-address"}"#, "field 'email'"),
-            (#"{"projectId":"\#(flow.tenant.project)","email":"a@example.com\r\nBcc: b@example.com"}"#, "field 'email'"),
+            (#"{"projectId":"\#(flow.tenant.project)","email":"a@example.com\r\nBcc: b@example.com"}"#,
+             "field 'email'"),
             (#"{"projectId":"\#(flow.tenant.project)","email":"a@example.com","guid":"x"}"#, "field 'guid'"),
             (#"{"projectId":"\#(flow.tenant.project)","email":5}"#, "field 'email' must be a string"),
             ("not json", "not valid JSON"),

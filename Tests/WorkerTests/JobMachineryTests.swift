@@ -11,7 +11,9 @@ import Workers
     @Test func threeWorkerProcessesDrainAThousandJobsEveryOneDoneNoneTwice() throws {
         let fixture = try JobFixture()
         let ids = try fixture.insertProbes(1000)
-        let workers = try (0..<3).map { _ in try fixture.worker(["--only", "relay,sweeper,probe"], visibilityTimeout: 30) }
+        let workers = try (0..<3).map { _ in
+            try fixture.worker(["--only", "relay,sweeper,probe"], visibilityTimeout: 30)
+        }
         let drained = try fixture.waitUntil(timeout: 180) { try fixture.counts()[.done] == 1000 }
         for worker in workers { worker.signal(SIGTERM) }
         let exits = try workers.map { try $0.wait(timeout: 30) }
@@ -23,8 +25,8 @@ import Workers
         #expect(Set(done) == Set(ids))
         #expect(try fixture.counts() == [.done: 1000, .pending: 0, .enqueued: 0, .dead: 0])
         // Nothing is left in the stream: every entry was acknowledged and deleted.
-        #expect(try fixture.redis.cli("XLEN", JobStream.key(ProbeJob.queue)).trimmingCharacters(in: .whitespacesAndNewlines)
-                == "0")
+        let length = try fixture.redis.cli("XLEN", JobStream.key(ProbeJob.queue))
+        #expect(length.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func aWorkerKilledInTheMiddleOfAJobLeavesItToAnotherWhoFinishesIt() throws {
@@ -156,7 +158,8 @@ import Workers
                                                          language: "en"))],
             metadata: EventMetadata(actor: .system("test")))
         let registry = JobRegistry([RecoveryMailJob.kind(settings: RecoveryMailSettings(
-            smtp: SMTPClient(configuration: SMTPConfiguration(url: "smtp://127.0.0.1:1")), fromAddress: "noreply@handoff.test",
+            smtp: SMTPClient(configuration: SMTPConfiguration(url: "smtp://127.0.0.1:1")),
+            fromAddress: "noreply@handoff.test",
             fromName: nil, subjectKeys: nil, minter: nil, publicBaseURL: "https://handoff.test"))])
         let first = try fixture.pool.transaction {
             try JobDispatcher.dispatch(events, registry: registry, now: Date(), on: $0)
