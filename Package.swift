@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: ["Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry"],
+            dependencies: ["Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres"],
             swiftSettings: strict
         ),
         .target(
@@ -52,7 +52,10 @@ let package = Package(
         // Composition root: configuration, subcommands, signals. `main` only calls into it.
         .target(
             name: "Service",
-            dependencies: ["API", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "Telemetry"],
+            dependencies: [
+                "API", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "HTTPClient",
+                "Telemetry",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
@@ -90,7 +93,14 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "Service", "API", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
-                "Telemetry", "TestSupport",
+                "Telemetry", "TestSupport", "Workers",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: [
+                "Workers", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -50,6 +50,10 @@ public struct Environment: Sendable {
     public let resolveLimit: RateLimit?
     /// The global failed-lookup budget of `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`).
     public let failedLookupBudget: FailedLookupBudget?
+    /// The budget of each client IP on `POST /public/handoff/email-recovery/request`.
+    public let emailRecoveryLimit: RateLimit
+    /// E-mail recovery requests; nil without the identity secrets (then the endpoint answers 503).
+    public let recovery: EmailRecoveryDirectory?
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -75,6 +79,9 @@ public struct Environment: Sendable {
     /// 300 failed lookups per minute in the whole deployment; an IP that failed stays suspect for 10 minutes.
     public static let defaultFailedLookupBudget = FailedLookupBudget(
         name: "resolve", failures: 300, windowSeconds: 60, rememberSeconds: 600)
+    /// 5 requests per 15 minutes per client IP; without Redis, 503 (fail closed).
+    public static let defaultEmailRecoveryLimit = RateLimit.perWindow(
+        name: "email-recovery", count: 5, seconds: 15 * 60, onFailure: .closed)
 
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
@@ -89,7 +96,8 @@ public struct Environment: Sendable {
         fingerprintCaptureLimit: RateLimit = Environment.defaultFingerprintCaptureLimit,
         resolveByFingerprintLimit: RateLimit = Environment.defaultResolveByFingerprintLimit,
         resolveLimit: RateLimit? = Environment.defaultResolveLimit,
-        failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget
+        failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget,
+        emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -106,6 +114,8 @@ public struct Environment: Sendable {
         self.fingerprints = identity.map { FingerprintDirectory(store: store, secrets: $0) }
         self.fingerprintCaptureLimit = fingerprintCaptureLimit
         self.resolveByFingerprintLimit = resolveByFingerprintLimit
+        self.recovery = identity.map { EmailRecoveryDirectory(store: store, secrets: $0) }
+        self.emailRecoveryLimit = emailRecoveryLimit
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit

@@ -26,6 +26,7 @@ enum Handlers {
         case .captureFingerprint: return try FingerprintHandler.capture(request, context, environment)
         case .resolveByFingerprint: return try FingerprintHandler.resolve(request, context, environment)
         case .resolveCode: return try ResolveHandler.resolve(request, context, environment)
+        case .emailRecoveryRequest: return try EmailRecoveryHandler.request(request, context, environment)
         }
     }
 }

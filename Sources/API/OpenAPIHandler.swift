@@ -136,7 +136,18 @@ enum OpenAPIDocument {
     "200":{"description":"{success:true, data:{guid, projectId}}"},\
     "404":{"description":"the same body for an unknown, expired, used, malformed or missing code"},\
     "429":{"description":"over 10 per minute from this IP, or a recently failed IP while the failed-lookup budget is \
-    exhausted"},"503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
+    exhausted"},"503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}},\
+    "/public/handoff/email-recovery/request":{"post":{"summary":"Ask for a recovery mail (sent only to a buyer \
+    with a payment, at most one per address per 20 minutes)",\
+    "parameters":[{"name":"Accept-Language","in":"header","schema":{"type":"string"},\
+    "description":"ru or en picks the mail's language (default en)"}],\
+    "requestBody":{"content":{"application/json":{"schema":{"type":"object","required":["projectId","email"],\
+    "properties":{"projectId":{"type":"string","format":"uuid"},"email":{"type":"string"}}}}}},"responses":{\
+    "204":{"description":"accepted, whether or not the address or project is known; empty body"},\
+    "400":{"description":"a malformed body; the message names the field"},\
+    "413":{"description":"body over 1024 bytes"},\
+    "429":{"description":"over 5 per 15 minutes from this IP"},\
+    "503":{"description":"rate limiting unavailable, or identity secrets not configured"}}}}\
     }}
     """
 }

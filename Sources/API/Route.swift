@@ -34,6 +34,8 @@ public enum Route: Sendable, Equatable {
     case resolveByFingerprint
     /// `GET /public/handoff/resolve?code=`: exchange a handoff code or install token (once) for its buyer's guid.
     case resolveCode
+    /// `POST /public/handoff/email-recovery/request`: ask for a recovery mail; always 204 for a well-formed body.
+    case emailRecoveryRequest
 
     /// The routing table: method, path pattern, and the route value it yields.
     public static let router: Router<Route> = {
@@ -56,6 +58,7 @@ public enum Route: Sendable, Equatable {
         router.add(.post, "/public/handoff/fingerprint") { _ in .captureFingerprint }
         router.add(.post, "/public/handoff/resolve-by-fingerprint") { _ in .resolveByFingerprint }
         router.add(.get, "/public/handoff/resolve") { _ in .resolveCode }
+        router.add(.post, "/public/handoff/email-recovery/request") { _ in .emailRecoveryRequest }
         return router
     }()
 
@@ -66,7 +69,7 @@ public enum Route: Sendable, Equatable {
              .publicEntitlements, .events, .postPaymentPage, .resolveCode: return 0
         case .captureFingerprint, .resolveByFingerprint: return 1024
         case .updateProject, .createUser, .createPayment: return 4096
-        case .refundPayment: return 1024
+        case .refundPayment, .emailRecoveryRequest: return 1024
         }
     }
 
@@ -74,7 +77,7 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .postPaymentPage,
-             .captureFingerprint, .resolveByFingerprint, .resolveCode: return .open
+             .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest: return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey
         }

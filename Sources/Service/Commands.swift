@@ -44,12 +44,12 @@ public enum Commands {
         }
     }
 
-    /// `handoff dev`: migrate, then serve (the workers join here when they exist).
+    /// `handoff dev`: migrate, then serve and run every worker role in this one process.
     public static func dev(environment: [String: String]) -> Int32 {
         TerminationSignals.block()
         let status = migrate(environment: environment)
         guard status == 0 else { return status }
-        return serve(environment: environment)
+        return WorkCommand.serveAndWork(environment: environment)
     }
 
     /// `handoff help`: the subcommands and every configuration variable.
@@ -60,7 +60,12 @@ public enum Commands {
             commands:
               serve     run the HTTP API until SIGTERM/SIGINT (then drain and exit 0)
               migrate   apply pending SQL migrations (advisory-locked, checksummed, idempotent)
-              dev       migrate, then serve (quick start)
+              dev       migrate, then serve and work in one process (quick start)
+              work [--only ROLE,…]
+                        run worker roles until SIGTERM/SIGINT (then finish in-flight jobs and exit 0);
+                        roles: dispatcher, relay, sweeper, mail, probe (default: all; docs/jobs.md)
+              jobs list [--state S] [--org ID] [--limit N] | show ID | retry ID
+                        see jobs as JSON; retry puts a dead job back to pending
               replay    rebuild every registered projection from the event log and swap it in
                         (as MIGRATION_DATABASE_URL; progress on stderr)
               audit verify [--org ID]

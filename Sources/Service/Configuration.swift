@@ -38,6 +38,17 @@ public struct Configuration: Sendable {
     public var resolveFailedLookupsPerMinute: Int
     /// `RESOLVE_LIMITS`: `on` (default) or `off`; off drops both resolve limits (for `bench/resolve` only).
     public var resolveLimits: Bool
+    /// `SMTP_URL`: where `handoff work` hands mail (`smtp://` or `smtps://`, optional `user:password@`).
+    public var smtpURL: String
+    /// `MAIL_FROM`: the sender address of every mail (envelope and `From`).
+    public var mailFrom: String
+    /// `MAIL_FROM_NAME`: the sender's display name.
+    public var mailFromName: String
+    /// `WORK_THREADS`: worker threads per queue in each `handoff work` process.
+    public var workThreads: Int
+    /// `JOB_VISIBILITY_TIMEOUT_SECONDS`: after this long a crashed worker's jobs are taken over, and an enqueued job
+    /// is checked against Redis by the sweeper.
+    public var jobVisibilityTimeoutSeconds: Int
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -80,6 +91,11 @@ public struct Configuration: Sendable {
         ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
          "global failed code lookups per minute (1–1000000) before recently failed IPs get 429"),
         ("RESOLVE_LIMITS", "on", "on or off: off drops the resolve rate limits (benchmarks only)"),
+        ("SMTP_URL", "smtp://127.0.0.1:25", "mail server of handoff work: smtp:// or smtps://[user:pass@]host[:port]"),
+        ("MAIL_FROM", "noreply@localhost", "sender address of recovery mail (a bare address)"),
+        ("MAIL_FROM_NAME", "Handoff", "sender display name of recovery mail"),
+        ("WORK_THREADS", "2", "worker threads per queue in each handoff work process (1–64)"),
+        ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
     ]
 
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
@@ -115,6 +131,11 @@ public struct Configuration: Sendable {
         case let other:
             throw ConfigurationError(variable: "RESOLVE_LIMITS", problem: "must be on or off (got \"\(other)\")")
         }
+        smtpURL = try reader.smtpURL("SMTP_URL", default: "smtp://127.0.0.1:25")
+        mailFrom = try reader.mailAddress("MAIL_FROM", default: "noreply@localhost")
+        mailFromName = try reader.displayName("MAIL_FROM_NAME", default: "Handoff")
+        workThreads = try reader.integer("WORK_THREADS", default: 2, in: 1...64)
+        jobVisibilityTimeoutSeconds = try reader.integer("JOB_VISIBILITY_TIMEOUT_SECONDS", default: 60, in: 1...3600)
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil

@@ -11,6 +11,8 @@ case "migrate": status = Commands.migrate(environment: environment)
 case "dev": status = Commands.dev(environment: environment)
 case "replay": status = ReplayCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "admin": status = AdminCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+case "work": status = WorkCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+case "jobs": status = JobsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "audit": status = AuditCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "help", "--help", "-h", nil: status = Commands.help()
 case let other?:

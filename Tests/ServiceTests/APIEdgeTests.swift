@@ -104,7 +104,7 @@ import Testing
                                    "/s2s/v1/users/{guid}", "/s2s/v1/users/{guid}/entitlements",
                                    "/public/entitlements", "/s2s/v1/events", "/done/{pageToken}",
                                    "/public/handoff/fingerprint", "/public/handoff/resolve-by-fingerprint",
-                                   "/public/handoff/resolve"])
+                                   "/public/handoff/resolve", "/public/handoff/email-recovery/request"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The stream names and constants of e-mail recovery (issue 6, docs/jobs.md).
+public enum RecoveryStreams {
+    /// One request's stream: `EmailRecoveryRequested`, then at most one `RecoveryMailSent`.
+    public static func request(_ requestId: UUID) -> String { "recovery-\(requestId.uuidString.lowercased())" }
+
+    /// The log that takes requests naming a project that does not exist: the all-zero org id, so the endpoint does
+    /// the same work (seal, append) whether or not the project exists, and answers in the same time.
+    public static let unknownProjectOrg = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+
+    /// The personal-data subject of a recovery address: `email:<lookup hash>`, one data key per address and org,
+    /// so destroying that subject's key erases every request for the address.
+    public static func emailSubject(emailHash: String) -> String { "email:\(emailHash)" }
+}
+
+/// Someone asked for a recovery mail (`POST /public/handoff/email-recovery/request`). Nothing is decided yet: the
+/// worker later looks for a buyer of the org with a payment and this address.
+///
+/// `email` is sealed for the subject `email:<emailHash>` (field `email`); `emailHash` is `LookupHash.email`.
+/// `projectId` is the project the caller named (in the unknown-project log, a project that does not exist).
+/// `language` is `en` or `ru`, from the request's `Accept-Language`.
+public struct EmailRecoveryRequested: EventPayload, Equatable {
+    public static let eventType = "EmailRecoveryRequested"
+    public static let schemaVersion = 1
+    public var requestId: String
+    public var projectId: String
+    public var email: SealedValue
+    public var emailHash: String
+    public var language: String
+
+    public init(requestId: String, projectId: String, email: SealedValue, emailHash: String, language: String) {
+        self.requestId = requestId
+        self.projectId = projectId
+        self.email = email
+        self.emailHash = emailHash
+        self.language = language
+    }
+}
+
+/// A recovery mail was handed to the SMTP server for a request (stream `recovery-<requestId>`): it carried a fresh
+/// handoff code of `guid`'s payment `paymentId` (the code itself only as its lookup hash `codeHash`).
+public struct RecoveryMailSent: EventPayload, Equatable {
+    public static let eventType = "RecoveryMailSent"
+    public static let schemaVersion = 1
+    public var requestId: String
+    public var guid: String
+    public var paymentId: String
+    public var codeHash: String
+    public var language: String
+    /// The job that sent it (`jobs.job_id`); also the mail's `Message-ID`.
+    public var jobId: Int
+
+    public init(requestId: String, guid: String, paymentId: String, codeHash: String, language: String, jobId: Int) {
+        self.requestId = requestId
+        self.guid = guid
+        self.paymentId = paymentId
+        self.codeHash = codeHash
+        self.language = language
+        self.jobId = jobId
+    }
+}

@@ -1,0 +1,118 @@
+import EventStore
+import Foundation
+import HTTPClient
+import Postgres
+import Redis
+import Telemetry
+import Workers
+
+/// The workers of one `handoff work` (or `handoff dev`) process, started from a `Configuration`: the roles it was
+/// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
+///
+/// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
+/// pending), and one per queue whose jobs it runs: `mail` (recovery mail) and `probe` (the harmless test kind).
+public final class RunningWorkers: Sendable {
+    /// Every role, in the order they start.
+    public static let roles = ["dispatcher", "relay", "sweeper", RecoveryMailJob.queue, ProbeJob.queue]
+
+    private let dispatcher: JobDispatcher?
+    private let tasks: [RepeatingTask]
+    private let postgres: Pool
+    private let redisPools: [RedisPool]
+    private let logger: Logger
+
+    /// Starts `roles` (names from `roles`). `minter` mints the codes of recovery mails; nil leaves that step unwired.
+    public init(configuration: Configuration, roles: Set<String>, logger: Logger,
+                minter: (any RecoveryCodeMinter)? = nil) throws {
+        self.logger = logger
+        let queues = Set(Self.roles.dropFirst(3)).intersection(roles)
+        let threads = configuration.workThreads
+        let postgresConfiguration = PostgresConfiguration(
+            url: configuration.databaseURL, poolSize: threads * max(1, queues.count) + 2,
+            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds)
+        postgres = Pool(configuration: postgresConfiguration)
+        let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
+        // Consumers block up to 1 s in XREADGROUP: their command timeout must be longer than that.
+        let redis = RedisPool(configuration: try RedisConfiguration(
+            url: configuration.redisURL, poolSize: threads * max(1, queues.count) + 3, connectTimeout: redisTimeout,
+            commandTimeout: max(redisTimeout, 3)))
+        redisPools = [redis]
+        let subjectKeys = configuration.masterKey.map { SubjectKeys(masterKey: $0.bytes) }
+        if subjectKeys == nil && queues.contains(RecoveryMailJob.queue) {
+            logger.warning("recovery mail jobs will fail until HANDOFF_MASTER_KEY is set")
+        }
+        if minter == nil && queues.contains(RecoveryMailJob.queue) {
+            logger.warning("recovery code minting is not wired: recovery mail jobs for known buyers go dead")
+        }
+        let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL))
+        let settings = RecoveryMailSettings(
+            smtp: smtp,
+            fromAddress: configuration.mailFrom, fromName: configuration.mailFromName, subjectKeys: subjectKeys,
+            minter: minter, publicBaseURL: configuration.publicBaseURL)
+        let registry = JobRegistry([
+            RecoveryMailJob.kind(settings: settings),
+            ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
+        ])
+        let store = EventStore(pool: postgres, projections: ProjectionRegistry.service)
+        let visibility = Double(configuration.jobVisibilityTimeoutSeconds)
+        let onError: @Sendable (String) -> @Sendable (any Error) -> Void = { role in
+            { error in logger.error("worker error", ["role": .string(role), "error": .string("\(error)")]) }
+        }
+
+        var tasks: [RepeatingTask] = []
+        if roles.contains("relay") {
+            let relay = JobRelay(pool: postgres, redis: redis, registry: registry)
+            tasks.append(RepeatingTask(name: "relay", idleInterval: 0.05, onError: onError("relay")) {
+                try relay.relayDue() > 0
+            })
+        }
+        if roles.contains("sweeper") {
+            let sweeper = JobSweeper(pool: postgres, redis: redis, registry: registry, checkAfter: visibility)
+            tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
+                                       onError: onError("sweeper")) { try sweeper.sweep() > 0 })
+        }
+        var hostBytes = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&hostBytes, 255) == 0
+            ? String(decoding: hostBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
+        let pid = getpid()
+        for queue in queues.sorted() {
+            for index in 0..<threads {
+                let consumer = JobConsumer(
+                    queue: queue, name: "\(host)-\(pid)-\(queue)-\(index)", store: store, redis: redis,
+                    registry: registry, visibilityTimeout: visibility,
+                    onResult: { job, result, failure in
+                        logger.log(failure == nil ? .debug : .warning, "job", [
+                            "job_id": .int(job?.id ?? 0), "kind": .string(job?.kind ?? ""),
+                            "result": .string("\(result)"), "error": .string(failure ?? ""),
+                        ])
+                    })
+                tasks.append(RepeatingTask(name: "\(queue) \(index)", idleInterval: 0, onError: onError(queue)) {
+                    _ = try consumer.step()
+                    return true
+                })
+            }
+        }
+        self.tasks = tasks
+        if roles.contains("dispatcher") {
+            dispatcher = JobDispatcher(configuration: postgresConfiguration, registry: registry,
+                                       onError: onError("dispatcher"))
+        } else {
+            dispatcher = nil
+        }
+        dispatcher?.start()
+        tasks.forEach { $0.start() }
+        logger.info("workers started", ["roles": .string(Self.roles.filter(roles.contains).joined(separator: ",")),
+                                        "threads_per_queue": .int(threads)])
+    }
+
+    /// Stops every role after the job in progress (draining), then closes the pools.
+    public func stop() {
+        logger.info("workers draining")
+        dispatcher?.stop()
+        for task in tasks { task.stop() }
+        postgres.close()
+        redisPools.forEach { $0.close() }
+        logger.info("workers stopped")
+        logger.flush()
+    }
+}

@@ -1,0 +1,107 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// One row of the `jobs` table: a unit of work the workers perform once (docs/jobs.md).
+public struct Job: Sendable, Equatable {
+    /// Where a job is in its life. Only Postgres knows; Redis only carries `enqueued` jobs to workers.
+    public enum State: String, Sendable, CaseIterable {
+        /// Waiting for `runAt`; the relay hands due ones to Redis.
+        case pending
+        /// In a Redis Stream (or in a worker's hands).
+        case enqueued
+        /// Performed; `outcome` says how.
+        case done
+        /// Failed on every rung of its kind's retry ladder (or permanently); `handoff jobs retry` revives it.
+        case dead
+    }
+
+    public var id: Int
+    public var kind: String
+    /// The organization the job works for; nil for jobs of no organization.
+    public var orgId: UUID?
+    public var payload: EventJSON
+    public var dedupeKey: String
+    public var state: State
+    /// Failed attempts so far.
+    public var attempt: Int
+    public var runAt: Date
+    public var lastError: String?
+    public var outcome: String?
+    public var streamEntry: String?
+    /// How often an operator revived it from `dead`.
+    public var retries: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var finishedAt: Date?
+
+    /// The job as printed by `handoff jobs list|show` (times RFC 3339 UTC).
+    public var json: EventJSON {
+        func time(_ date: Date?) -> EventJSON { date.map { .string(JobTime.text($0)) } ?? .null }
+        func text(_ value: String?) -> EventJSON { value.map(EventJSON.string) ?? .null }
+        return .object([
+            "id": .integer(Int64(id)), "kind": .string(kind), "orgId": text(orgId?.uuidString.lowercased()),
+            "payload": payload, "dedupeKey": .string(dedupeKey), "state": .string(state.rawValue),
+            "attempt": .integer(Int64(attempt)), "runAt": time(runAt), "lastError": text(lastError),
+            "outcome": text(outcome), "retries": .integer(Int64(retries)), "createdAt": time(createdAt),
+            "updatedAt": time(updatedAt), "finishedAt": time(finishedAt),
+        ])
+    }
+
+    /// The columns `init(row:)` reads, for SELECT lists.
+    static let columns = """
+        job_id, kind, org_id::text AS org_id, payload::text AS payload, dedupe_key, state, attempt,
+        extract(epoch FROM run_at)::float8 AS run_at, last_error, outcome, stream_entry, retries,
+        extract(epoch FROM created_at)::float8 AS created_at, extract(epoch FROM updated_at)::float8 AS updated_at,
+        extract(epoch FROM finished_at)::float8 AS finished_at
+        """
+
+    init(row: Row) throws {
+        id = try row.int("job_id")
+        kind = try row.string("kind")
+        orgId = row["org_id"].flatMap(UUID.init(uuidString:))
+        payload = try EventJSON.parse(try row.string("payload"))
+        dedupeKey = try row.string("dedupe_key")
+        guard let parsed = State(rawValue: try row.string("state")) else {
+            throw EventStoreError.malformedRow("job state \(try row.string("state"))")
+        }
+        state = parsed
+        attempt = try row.int("attempt")
+        runAt = Date(timeIntervalSince1970: try row.double("run_at"))
+        lastError = row["last_error"]
+        outcome = row["outcome"]
+        streamEntry = row["stream_entry"]
+        retries = try row.int("retries")
+        createdAt = Date(timeIntervalSince1970: try row.double("created_at"))
+        updatedAt = Date(timeIntervalSince1970: try row.double("updated_at"))
+        finishedAt = row.isNull("finished_at") ? nil : Date(timeIntervalSince1970: try row.double("finished_at"))
+    }
+}
+
+/// A job to create: the dispatcher inserts it unless a job with its `dedupeKey` exists.
+public struct NewJob: Sendable, Equatable {
+    public var kind: String
+    public var orgId: UUID?
+    public var payload: EventJSON
+    /// Unique over all jobs, e.g. `recovery-mail:<event id>`.
+    public var dedupeKey: String
+    /// When it may run first; nil = at once.
+    public var runAt: Date?
+
+    public init(kind: String, orgId: UUID?, payload: EventJSON, dedupeKey: String, runAt: Date? = nil) {
+        self.kind = kind
+        self.orgId = orgId
+        self.payload = payload
+        self.dedupeKey = dedupeKey
+        self.runAt = runAt
+    }
+}
+
+/// Times of the jobs table: Swift dates go in as epoch seconds (`to_timestamp`), come out as epoch seconds.
+enum JobTime {
+    /// RFC 3339 UTC with milliseconds.
+    static func text(_ date: Date) -> String {
+        let utc = TimeZone(identifier: "UTC")!
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc))
+    }
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A loop on a thread of its own: runs `step` again at once while it reports work, sleeps `idleInterval` when it
+/// does not, and `errorBackoff` after it throws. `stop()` lets the step in progress finish (draining), then returns.
+///
+/// Blocking I/O belongs in `step` (libpq, hiredis, libcurl): it never runs in Swift `async` code.
+public final class RepeatingTask: Sendable {
+    /// One iteration: true when it did work (run again at once), false when idle.
+    public typealias Step = @Sendable () throws -> Bool
+
+    public let name: String
+    private let idleInterval: Double
+    private let errorBackoff: Double
+    private let step: Step
+    private let onError: @Sendable (any Error) -> Void
+    private let state = Mutex((started: false, stopping: false))
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(name: String, idleInterval: Double, errorBackoff: Double = 1,
+                onError: @escaping @Sendable (any Error) -> Void, step: @escaping Step) {
+        self.name = name
+        self.idleInterval = idleInterval
+        self.errorBackoff = errorBackoff
+        self.onError = onError
+        self.step = step
+    }
+
+    /// Starts the loop; a second call does nothing.
+    public func start() {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Asks the loop to stop after its current step and waits until it has.
+    public func stop() {
+        let running = state.withLock { state in
+            defer { state.stopping = true }
+            return state.started && !state.stopping
+        }
+        guard running else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Whether `stop()` was called; long steps may check it between units of work.
+    public var isStopping: Bool { state.withLock { $0.stopping } }
+
+    private func run() {
+        while !isStopping {
+            do {
+                if try !step() { _ = wake.wait(timeout: .now() + idleInterval) }
+            } catch {
+                onError(error)
+                _ = wake.wait(timeout: .now() + errorBackoff)
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import EventStore
+import Foundation
+import HTTPClient
+import Postgres
+import TestSupport
+import Testing
+import Workers
+
+/// The job machinery (issue 6, docs/jobs.md) with real Postgres, Redis and `handoff work` processes.
+@Suite struct JobMachineryTests {
+    @Test func threeWorkerProcessesDrainAThousandJobsEveryOneDoneNoneTwice() throws {
+        let fixture = try JobFixture()
+        let ids = try fixture.insertProbes(1000)
+        let workers = try (0..<3).map { _ in
+            try fixture.worker(["--only", "relay,sweeper,probe"], visibilityTimeout: 30)
+        }
+        let drained = try fixture.waitUntil(timeout: 180) { try fixture.counts()[.done] == 1000 }
+        for worker in workers { worker.signal(SIGTERM) }
+        let exits = try workers.map { try $0.wait(timeout: 30) }
+        let counts = try fixture.counts()
+        #expect(drained, "done: \(counts); \(workers.map { $0.output().suffix(400) })")
+        #expect(exits == [.exited(0), .exited(0), .exited(0)])
+        let done = try fixture.pushed("done")
+        #expect(done.count == 1000)
+        #expect(Set(done) == Set(ids))
+        #expect(try fixture.counts() == [.done: 1000, .pending: 0, .enqueued: 0, .dead: 0])
+        // Nothing is left in the stream: every entry was acknowledged and deleted.
+        let length = try fixture.redis.cli("XLEN", JobStream.key(ProbeJob.queue))
+        #expect(length.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func aWorkerKilledInTheMiddleOfAJobLeavesItToAnotherWhoFinishesIt() throws {
+        let fixture = try JobFixture()
+        let id = try #require(try fixture.insertProbes(1, sleepMilliseconds: 4000).first)
+        let first = try fixture.worker(["--only", "relay,probe"], visibilityTimeout: 2)
+        #expect(try fixture.waitUntil(timeout: 60) { try fixture.pushed("started") == [id] }, "\(first.output())")
+        first.signal(SIGKILL)
+        #expect(try first.wait(timeout: 10) == .signalled(SIGKILL))
+        #expect(try fixture.job(id).state == .enqueued)
+        #expect(try fixture.pushed("done").isEmpty)
+
+        let second = try fixture.worker(["--only", "relay,sweeper,probe"], visibilityTimeout: 2)
+        let finished = try fixture.waitUntil(timeout: 60) { try fixture.job(id).state == .done }
+        second.signal(SIGTERM)
+        #expect(try second.wait(timeout: 30) == .exited(0))
+        #expect(finished, "\(second.output())")
+        #expect(try fixture.pushed("started") == [id, id])
+        #expect(try fixture.pushed("done") == [id])
+        #expect(try fixture.job(id).attempt == 0)
+    }
+
+    @Test func redisRestartedEmptyWhileJobsAreEnqueuedLosesNothing() throws {
+        let fixture = try JobFixture()
+        let ids = try fixture.insertProbes(50)
+        #expect(try fixture.relay().relayDue() == 50)
+        #expect(try fixture.counts()[.enqueued] == 50)
+
+        try fixture.redis.restartEmpty()
+        let consumer = fixture.consumer()
+        #expect(try consumer.step() == 0)  // The group is recreated on an empty stream: nothing to read.
+        // A sweeper that checks at once (its clock a second ahead of every enqueue) finds every entry gone.
+        let sweeper = JobSweeper(pool: fixture.pool, redis: fixture.redisPool, registry: fixture.registry,
+                                 checkAfter: 0, clock: { Date().addingTimeInterval(1) })
+        #expect(try sweeper.sweep() == 50)
+        #expect(try fixture.counts()[.pending] == 50)
+
+        // Requeued jobs are due from the sweeper's "now" on.
+        #expect(try fixture.relay(clock: { Date().addingTimeInterval(2) }).relayDue() == 50)
+        var handled = 0
+        for _ in 0..<50 where handled < 50 { handled += try consumer.step() }
+        #expect(handled == 50)
+        #expect(try fixture.counts() == [.done: 50, .pending: 0, .enqueued: 0, .dead: 0])
+        #expect(try fixture.pushed("done").sorted() == ids.sorted())
+    }
+
+    @Test func theSweeperLeavesJobsRedisStillHoldsAlone() throws {
+        let fixture = try JobFixture()
+        _ = try fixture.insertProbes(5)
+        #expect(try fixture.relay().relayDue() == 5)
+        let sweeper = JobSweeper(pool: fixture.pool, redis: fixture.redisPool, registry: fixture.registry,
+                                 checkAfter: 0, clock: { Date().addingTimeInterval(1) })
+        #expect(try sweeper.sweep() == 0)
+        #expect(try fixture.counts()[.enqueued] == 5)
+    }
+
+    @Test func aJobThatAlwaysFailsWalksItsLadderEndsDeadAndJobsRetryRevivesIt() throws {
+        let fixture = try JobFixture()
+        let clock = ManualClock()
+        let id = try #require(try fixture.insertProbes(1, fail: true, now: clock.now).first)
+        let relay = fixture.relay(clock: clock.function)
+        let consumer = fixture.consumer(clock: clock.function)
+        for (index, delay) in ProbeJob.retryDelays.enumerated() {
+            #expect(try relay.relayDue() == 1)
+            #expect(try consumer.step() == 1)
+            let job = try fixture.job(id)
+            #expect(job.state == .pending)
+            #expect(job.attempt == index + 1)
+            #expect(job.lastError == "the probe was asked to fail")
+            #expect(abs(job.runAt.timeIntervalSince(clock.now) - delay) < 0.01)
+            // Not due before its rung of the ladder.
+            clock.advance(delay - 1)
+            #expect(try relay.relayDue() == 0)
+            clock.advance(1)
+        }
+        #expect(try relay.relayDue() == 1)
+        #expect(try consumer.step() == 1)
+        let dead = try fixture.job(id)
+        #expect(dead.state == .dead)
+        #expect(dead.attempt == ProbeJob.retryDelays.count + 1)
+        #expect(try fixture.pushed("started").count == ProbeJob.retryDelays.count + 1)
+        #expect(try fixture.pushed("done").isEmpty)
+
+        let listed = try fixture.jobsCommand(["list", "--state", "dead"])
+        #expect(listed.status == .exited(0))
+        let deadJobs = try #require(jsonLine(listed.output)?["jobs"] as? [[String: Any]])
+        #expect(deadJobs.map { $0["id"] as? Int } == [id])
+
+        let retried = try fixture.jobsCommand(["retry", String(id)])
+        #expect(retried.status == .exited(0), "\(retried.output)")
+        let revived = try #require(jsonLine(retried.output))
+        #expect(revived["state"] as? String == "pending")
+        #expect(revived["attempt"] as? Int == 0)
+        #expect(revived["retries"] as? Int == 1)
+        #expect(try fixture.job(id).state == .pending)
+        let shown = try fixture.jobsCommand(["show", String(id)])
+        #expect(jsonLine(shown.output)?["state"] as? String == "pending")
+
+        // A job that is not dead cannot be retried; an unknown id is not found.
+        #expect(try fixture.jobsCommand(["retry", String(id)]).status == .exited(1))
+        #expect(try fixture.jobsCommand(["show", "999999"]).status == .exited(1))
+        #expect(try fixture.jobsCommand(["list", "--state", "sleeping"]).status == .exited(2))
+    }
+
+    @Test func aDuplicateStreamEntryRunsTheJobOnce() throws {
+        let fixture = try JobFixture()
+        let id = try #require(try fixture.insertProbes(1).first)
+        #expect(try fixture.relay().relayDue() == 1)
+        // As if the relay crashed after XADD and before its commit, and added the job again.
+        _ = try fixture.redisPool.withConnection { connection in
+            try connection.command(["XADD", JobStream.key(ProbeJob.queue), "*", "job", String(id)]).checked()
+        }
+        let consumer = fixture.consumer()
+        var handled = 0
+        for _ in 0..<5 where handled < 2 { handled += try consumer.step() }
+        #expect(handled == 2)
+        #expect(try fixture.pushed("done") == [id])
+        #expect(try fixture.job(id).state == .done)
+    }
+
+    @Test func theDispatcherMakesOneJobPerEventEvenWhenAnEventIsSeenTwice() throws {
+        let fixture = try JobFixture()
+        let org = UUID()
+        let sealed = try #require(SealedValue("pd1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"))
+        let events = try fixture.store.append(
+            org: org, stream: RecoveryStreams.request(UUID()), expectedVersion: .noStream,
+            events: [try NewEvent(EmailRecoveryRequested(requestId: UUID().uuidString, projectId: UUID().uuidString,
+                                                         email: sealed, emailHash: String(repeating: "a", count: 64),
+                                                         language: "en"))],
+            metadata: EventMetadata(actor: .system("test")))
+        let registry = JobRegistry([RecoveryMailJob.kind(settings: RecoveryMailSettings(
+            smtp: SMTPClient(configuration: SMTPConfiguration(url: "smtp://127.0.0.1:1")),
+            fromAddress: "noreply@handoff.test",
+            fromName: nil, subjectKeys: nil, minter: nil, publicBaseURL: "https://handoff.test"))])
+        let first = try fixture.pool.transaction {
+            try JobDispatcher.dispatch(events, registry: registry, now: Date(), on: $0)
+        }
+        let second = try fixture.pool.transaction {
+            try JobDispatcher.dispatch(events, registry: registry, now: Date(), on: $0)
+        }
+        #expect((first, second) == (1, 0))
+        let jobs = try fixture.pool.withConnection { try JobStore.list(state: nil, org: org, limit: 10, on: $0) }
+        #expect(jobs.map(\.kind) == [RecoveryMailJob.name])
+        #expect(jobs.first?.dedupeKey == "recovery-mail:\(events[0].eventId.uuidString.lowercased())")
+        #expect(jobs.first?.payload["emailHash"]?.stringValue == String(repeating: "a", count: 64))
+    }
+}
