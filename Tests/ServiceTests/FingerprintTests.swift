@@ -139,6 +139,27 @@ import Testing
         #expect(bodyText(world.resolve(world.probe(bundleId: F.bundle))) == F.found(PaymentTests.guidA, "fingerprint"))
     }
 
+    @Test func turningFingerprintingOffGivesTheOne404AndOnAgainLetsALiveFingerprintMatch() throws {
+        let world = try F()
+        let paid = try world.pay()
+        #expect(world.capture(paid.token).status == 204)
+        world.clock.advance(60)
+        func patch(_ on: Bool) -> Int {
+            world.api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: world.tenant.key,
+                                             body: #"{"fingerprint":\#(on)}"#)).status
+        }
+        #expect(patch(false) == 200)
+        let off = world.resolve(world.probe())
+        #expect(off.status == 404 && off.body == Array(F.notFound.utf8))
+        // While off, a visit of the page records nothing; the fingerprint captured before stays (until it expires).
+        #expect(world.capture(paid.token, screen: "390x844").status == 204)
+        #expect(try world.count("FingerprintRecorded") == 1 && world.rows().count == 1)
+        #expect(try world.count("FingerprintMatched") == 0)
+        // On again (within the payment's 2 h): the fingerprint captured while it was on matches (docs/fingerprint.md).
+        #expect(patch(true) == 200)
+        #expect(bodyText(world.resolve(world.probe())) == F.found(PaymentTests.guidA, "fingerprint"))
+    }
+
     @Test func requiredAndMalformedFieldsAre400NamingTheField() throws {
         let world = try F()
         let cases: [(String, String)] = [
