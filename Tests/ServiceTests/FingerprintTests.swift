@@ -129,7 +129,7 @@ import Testing
         let bodies = [
             world.probe(projectId: "5b0f1f3e-4c1a-4c47-9d5b-0a8d3f3e1a11"), world.probe(projectId: "not-a-project"),
             world.probe(projectId: disabled.project), world.probe(projectId: other.project),
-            world.probe(bundleId: "com.example.other"), world.probe(platform: "android", bundleId: "com.other"),
+            world.probe(bundleId: "com.example.other"),
         ]
         for body in bodies {
             let response = world.resolve(body)
@@ -137,6 +137,21 @@ import Testing
             #expect(response.headers["Retry-After"] == nil)
         }
         #expect(bodyText(world.resolve(world.probe(bundleId: F.bundle))) == F.found(PaymentTests.guidA, "fingerprint"))
+    }
+
+    @Test func anAndroidProbeIsCheckedAgainstTheAndroidPackageNotTheIOSBundleID() throws {
+        let world = try F(settings: ["--fingerprint", "on", "--android-package", "com.example.droid",
+                                     "--ios-bundle-id", "com.example.ios"])
+        let paid = try world.pay()
+        #expect(world.capture(paid.token, userAgent: F.android).status == 204)
+        world.clock.advance(60)
+        // Same IP, platform, screen and timezone: only the package can refuse these.
+        for bundleId in ["com.example.other", "com.example.ios"] {
+            let response = world.resolve(world.probe(platform: "android", bundleId: bundleId))
+            #expect(response.status == 404 && response.body == Array(F.notFound.utf8), "\(bundleId)")
+        }
+        #expect(bodyText(world.resolve(world.probe(platform: "android", bundleId: "com.example.droid")))
+            == F.found(PaymentTests.guidA, "fingerprint"))
     }
 
     @Test func turningFingerprintingOffGivesTheOne404AndOnAgainLetsALiveFingerprintMatch() throws {
