@@ -9,7 +9,9 @@ import Postgres
 /// Only keyed hashes of IPs are kept (`LookupHash.ipAddress`); the user agent is sealed for the buyer. A project
 /// with fingerprinting off records nothing. Two concurrent resolves cannot both spend one fingerprint: candidates
 /// are read `FOR UPDATE`, the winner's `FingerprintMatched` deletes the row before it commits, and the loser, woken
-/// after the commit, no longer sees it.
+/// after the commit, no longer sees it. A capture racing the match cannot bring the row back: it appends with the
+/// stream version it read before checking for `FingerprintMatched`, so a match committed in between fails its
+/// append and `transact` runs it again, which then sees the match.
 public struct FingerprintDirectory: Sendable {
     public let store: EventStore
     private let subjectKeys: SubjectKeys
@@ -57,8 +59,14 @@ public struct FingerprintDirectory: Sendable {
         guard now < expiresAt else { return .tooLate }
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: lookupPepper) else { return .unusableIP }
         let stream = FingerprintStreams.fingerprint(paymentId: facts.paymentId)
-        return try store.transact(maxAttempts: 5) { transaction in
+        return try store.transact(maxAttempts: 8) { transaction in
             let connection = transaction.connection
+            // Lock the live row first (as resolve does), so a capture and a resolve never wait on each other's locks
+            // in opposite order; then read the version before the check: a match committed after this read moves
+            // the stream and fails the append below.
+            try connection.query("SELECT 1 FROM fingerprints WHERE org_id = $1::uuid AND payment_id = $2 FOR UPDATE",
+                                 [.text(facts.orgId.description), .text(facts.paymentId)])
+            let version = try transaction.streamVersion(org: facts.orgId.uuid, stream: stream)
             let matched = try connection.query("""
                 SELECT 1 FROM events WHERE org_id = $1::uuid AND stream_id = $2 AND event_type = $3 LIMIT 1
                 """, [.text(facts.orgId.description), .text(stream), .text(FingerprintMatched.eventType)])
@@ -76,7 +84,8 @@ public struct FingerprintDirectory: Sendable {
                 timezone: capture.timezone, language: capture.language, ipHash: ipHash, userAgent: sealedAgent,
                 paidAt: PaymentFields.text(facts.paidAt), expiresAt: PaymentFields.text(expiresAt),
                 recordedAt: PaymentFields.text(now))
-            try transaction.append(org: facts.orgId.uuid, stream: stream, expectedVersion: .any,
+            try transaction.append(org: facts.orgId.uuid, stream: stream,
+                                   expectedVersion: version == 0 ? .noStream : .exactly(version),
                                    events: [try NewEvent(event)], metadata: metadata)
             return .recorded
         }

@@ -8,7 +8,8 @@ import Postgres
 /// Fingerprints are deleted once they can no longer match: `FingerprintMatched` deletes its row (spent), and every
 /// fingerprint event first deletes the org's rows whose `expires_at` (payment + 2 h) is before the event's own
 /// time (`recordedAt` / `matchedAt`, from the payload, so replay gives the same result). A later visit of the page
-/// replaces the payment's row; a visit after the match records nothing (the recorder checks the stream).
+/// replaces the payment's row; a visit after the match records nothing (the recorder appends at the version it read
+/// before checking the stream for the match).
 public struct FingerprintProjection: InlineProjection {
     public init() {}
 

@@ -175,6 +175,39 @@ import Testing
         #expect(bodyText(world.resolve(world.probe())) == F.found(PaymentTests.guidA, "fingerprint"))
     }
 
+    @Test func capturesRacingAMatchNeverMatchTwiceNorBringTheRowBack() throws {
+        let world = try F(poolSize: 8)
+        let rounds = 25
+        for round in 0..<rounds {
+            let ip = "198.51.100.\(round + 1)"
+            let paymentId = "pi_race_\(round)"
+            let paid = try world.pay(paymentId: paymentId)
+            #expect(world.capture(paid.token, ip: ip).status == 204)
+            let statuses = Statuses()
+            DispatchQueue.concurrentPerform(iterations: 6) { lane in
+                let response = lane < 2 ? world.resolve(world.probe(), ip: ip) : world.capture(paid.token, ip: ip)
+                statuses.add(response.status)
+            }
+            #expect(statuses.sorted == [200, 204, 204, 204, 204, 404], "round \(round)")
+            #expect(try !world.rows().contains { try $0.string("payment_id") == paymentId }, "round \(round)")
+            #expect(world.resolve(world.probe(), ip: ip).status == 404, "round \(round)")
+        }
+        #expect(try world.count("FingerprintMatched") == rounds)
+        let owner = try world.fixture.ownerConnection()
+        let twice = try owner.query("""
+            SELECT count(*) AS n FROM (SELECT stream_id FROM events WHERE event_type = 'FingerprintMatched'
+                GROUP BY stream_id HAVING count(*) > 1) AS s
+            """).rows[0].int("n")
+        #expect(twice == 0)
+        // After the match no FingerprintRecorded follows in any stream.
+        let late = try owner.query("""
+            SELECT count(*) AS n FROM events r JOIN events m ON m.org_id = r.org_id AND m.stream_id = r.stream_id
+            WHERE r.event_type = 'FingerprintRecorded' AND m.event_type = 'FingerprintMatched'
+                AND r.stream_version > m.stream_version
+            """).rows[0].int("n")
+        #expect(late == 0)
+    }
+
     @Test func requiredAndMalformedFieldsAre400NamingTheField() throws {
         let world = try F()
         let cases: [(String, String)] = [
