@@ -11,16 +11,19 @@ import Postgres
 /// are read `FOR UPDATE`, the winner's `FingerprintMatched` deletes the row before it commits, and the loser, woken
 /// after the commit, no longer sees it. A capture racing the match cannot bring the row back: it appends with the
 /// stream version it read before checking for `FingerprintMatched`, so a match committed in between fails its
-/// append and `transact` runs it again, which then sees the match.
+/// append and `transact` runs it again, which then sees the match. Both paths also run the deployment-wide
+/// `FingerprintSweep` of expired rows (at most once a minute per process).
 public struct FingerprintDirectory: Sendable {
     public let store: EventStore
     private let subjectKeys: SubjectKeys
     private let lookupPepper: [UInt8]
+    let sweep: FingerprintSweep
 
-    public init(store: EventStore, secrets: IdentitySecrets) {
+    public init(store: EventStore, secrets: IdentitySecrets, sweep: FingerprintSweep = FingerprintSweep()) {
         self.store = store
         self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
         self.lookupPepper = secrets.lookupPepper
+        self.sweep = sweep
     }
 
     /// What the page's script sends, validated.
@@ -58,6 +61,7 @@ public struct FingerprintDirectory: Sendable {
         let expiresAt = facts.paidAt.addingTimeInterval(FingerprintMatch.exactWindow)
         guard now < expiresAt else { return .tooLate }
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: lookupPepper) else { return .unusableIP }
+        sweep.runIfDue(on: store.pool)
         let stream = FingerprintStreams.fingerprint(paymentId: facts.paymentId)
         return try store.transact(maxAttempts: 8) { transaction in
             let connection = transaction.connection
@@ -117,6 +121,7 @@ public struct FingerprintDirectory: Sendable {
     public func resolve(_ question: Question, clientIP: String, project: ProjectID, org: OrgID, now: Date,
                         metadata: EventMetadata) throws -> Answer? {
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: lookupPepper) else { return nil }
+        sweep.runIfDue(on: store.pool)
         let probe = FingerprintMatch.Probe(ipHash: ipHash, platform: question.platform, screen: question.screen,
                                            timezone: question.timezone, language: question.language)
         return try store.transact(maxAttempts: 5) { transaction in

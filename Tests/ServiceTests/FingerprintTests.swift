@@ -336,6 +336,55 @@ import Testing
         #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_new"])
     }
 
+    @Test func expiredRowsOfAnyOrganizationAreSweptByTheNextCaptureOrResolveOfAnother() throws {
+        let world = try F()
+        let owner = try world.fixture.ownerConnection()
+        let quiet = try world.fixture.tenant(["--fingerprint", "on"])
+        for (payment, expiry) in [("pi_expired", "now() - interval '2 hours'"),
+                                  ("pi_just_expired", "now() - interval '10 seconds'"),
+                                  ("pi_live", "now() + interval '1 hour'")] {
+            try owner.query("""
+                INSERT INTO fingerprints (org_id, payment_id, project_id, guid, platform, screen, ip_hash, paid_at,
+                    expires_at, recorded_at)
+                VALUES ($1::uuid, $2, $3::uuid, $4::uuid, 'ios', '393x852', repeat('a', 64),
+                    \(expiry) - interval '2 hours', \(expiry), \(expiry) - interval '1 hour')
+                """, [.text(quiet.org), .text(payment), .text(quiet.project), .text(PaymentTests.guidA)])
+        }
+        // The quiet org sends nothing; a resolve in another org sweeps its expired row (not the one within the
+        // minute's margin, nor the live one).
+        #expect(world.resolve(world.probe()).status == 404)
+        let left = try owner.query("SELECT payment_id FROM fingerprints WHERE org_id = $1::uuid ORDER BY payment_id",
+                                   [.text(quiet.org)]).rows.map { try $0.string("payment_id") }
+        #expect(left == ["pi_just_expired", "pi_live"])
+        // At most once per interval per process.
+        let sweep = FingerprintSweep(interval: 3600, batch: 1)
+        #expect(sweep.runIfDue(on: world.api.environment.postgres) == 0)
+        #expect(sweep.runIfDue(on: world.api.environment.postgres) == nil)
+    }
+
+    @Test func replayDoesNotBringBackAFingerprintThatExpiredByTheDatabaseClock() throws {
+        let world = try F()
+        let paid = try world.pay()
+        #expect(world.capture(paid.token).status == 204)
+        let store = try #require(world.api.environment.fingerprints).store
+        let stale = FingerprintRecorded(
+            paymentId: "pi_stale", guid: PaymentTests.guidA, projectId: world.tenant.project, platform: "ios",
+            screen: "393x852", timezone: nil, language: nil, ipHash: String(repeating: "b", count: 64),
+            userAgent: nil, paidAt: "2020-01-01T08:00:00.000Z", expiresAt: "2020-01-01T10:00:00.000Z",
+            recordedAt: "2020-01-01T08:10:00.000Z")
+        let org = try #require(UUID(uuidString: world.tenant.org))
+        _ = try store.transact { transaction in
+            try transaction.append(org: org, stream: FingerprintStreams.fingerprint(paymentId: "pi_stale"),
+                                   expectedVersion: .noStream, events: [try NewEvent(stale)],
+                                   metadata: EventMetadata(actor: .system("test")))
+        }
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+        let owner = try world.fixture.ownerConnection()
+        try owner.execute("DELETE FROM fingerprints")
+        _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+    }
+
     @Test func replayRebuildsTheFingerprintTableEqualToTheLiveOne() throws {
         let world = try F()
         for index in 0..<4 {
