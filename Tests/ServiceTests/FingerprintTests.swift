@@ -385,6 +385,26 @@ import Testing
         #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
     }
 
+    @Test func anOversizedFingerprintCaptureIs413InTheErrorShape() throws {
+        let world = try F()
+        let request = Request(method: .post, path: "/public/handoff/fingerprint",
+                              body: Array(repeating: UInt8(ascii: " "), count: 1025))
+        let response = world.api.payloadTooLarge(request)
+        #expect(response.status == 413 && response.headers["Content-Type"] == "application/json")
+        #expect(bodyText(response) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+            #""message":"the body is larger than the 1024 bytes this endpoint accepts"}"#)
+    }
+
+    @Test func anOversizedResolveByFingerprintIs413InTheErrorShape() throws {
+        let world = try F()
+        let request = Request(method: .post, path: "/public/handoff/resolve-by-fingerprint",
+                              body: Array(repeating: UInt8(ascii: " "), count: 1025))
+        let response = world.api.payloadTooLarge(request)
+        #expect(response.status == 413 && response.headers["Content-Type"] == "application/json")
+        #expect(bodyText(response) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+            #""message":"the body is larger than the 1024 bytes this endpoint accepts"}"#)
+    }
+
     @Test func replayRebuildsTheFingerprintTableEqualToTheLiveOne() throws {
         let world = try F()
         for index in 0..<4 {
