@@ -124,7 +124,7 @@ public struct Environment: Sendable {
         self.handoffCodes = payments?.codes
         self.resolveLimit = resolveLimit
         self.failedLookupBudget = failedLookupBudget
-        self.rateLimiter = RateLimiter(redis: redis)
+        self.rateLimiter = RateLimiter(redis: redis, lookupPepper: identity?.lookupPepper)
         self.s2sLimit = s2sLimit
     }
 }

@@ -9,16 +9,21 @@ import Postgres
 /// Only keyed hashes of IPs are kept (`LookupHash.ipAddress`); the user agent is sealed for the buyer. A project
 /// with fingerprinting off records nothing. Two concurrent resolves cannot both spend one fingerprint: candidates
 /// are read `FOR UPDATE`, the winner's `FingerprintMatched` deletes the row before it commits, and the loser, woken
-/// after the commit, no longer sees it.
+/// after the commit, no longer sees it. A capture racing the match cannot bring the row back: it appends with the
+/// stream version it read before checking for `FingerprintMatched`, so a match committed in between fails its
+/// append and `transact` runs it again, which then sees the match. Both paths also run the deployment-wide
+/// `FingerprintSweep` of expired rows (at most once a minute per process).
 public struct FingerprintDirectory: Sendable {
     public let store: EventStore
     private let subjectKeys: SubjectKeys
     private let lookupPepper: [UInt8]
+    let sweep: FingerprintSweep
 
-    public init(store: EventStore, secrets: IdentitySecrets) {
+    public init(store: EventStore, secrets: IdentitySecrets, sweep: FingerprintSweep = FingerprintSweep()) {
         self.store = store
         self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
         self.lookupPepper = secrets.lookupPepper
+        self.sweep = sweep
     }
 
     /// What the page's script sends, validated.
@@ -56,9 +61,16 @@ public struct FingerprintDirectory: Sendable {
         let expiresAt = facts.paidAt.addingTimeInterval(FingerprintMatch.exactWindow)
         guard now < expiresAt else { return .tooLate }
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: lookupPepper) else { return .unusableIP }
+        sweep.runIfDue(on: store.pool)
         let stream = FingerprintStreams.fingerprint(paymentId: facts.paymentId)
-        return try store.transact(maxAttempts: 5) { transaction in
+        return try store.transact(maxAttempts: 8) { transaction in
             let connection = transaction.connection
+            // Lock the live row first (as resolve does), so a capture and a resolve never wait on each other's locks
+            // in opposite order; then read the version before the check: a match committed after this read moves
+            // the stream and fails the append below.
+            try connection.query("SELECT 1 FROM fingerprints WHERE org_id = $1::uuid AND payment_id = $2 FOR UPDATE",
+                                 [.text(facts.orgId.description), .text(facts.paymentId)])
+            let version = try transaction.streamVersion(org: facts.orgId.uuid, stream: stream)
             let matched = try connection.query("""
                 SELECT 1 FROM events WHERE org_id = $1::uuid AND stream_id = $2 AND event_type = $3 LIMIT 1
                 """, [.text(facts.orgId.description), .text(stream), .text(FingerprintMatched.eventType)])
@@ -76,7 +88,8 @@ public struct FingerprintDirectory: Sendable {
                 timezone: capture.timezone, language: capture.language, ipHash: ipHash, userAgent: sealedAgent,
                 paidAt: PaymentFields.text(facts.paidAt), expiresAt: PaymentFields.text(expiresAt),
                 recordedAt: PaymentFields.text(now))
-            try transaction.append(org: facts.orgId.uuid, stream: stream, expectedVersion: .any,
+            try transaction.append(org: facts.orgId.uuid, stream: stream,
+                                   expectedVersion: version == 0 ? .noStream : .exactly(version),
                                    events: [try NewEvent(event)], metadata: metadata)
             return .recorded
         }
@@ -108,6 +121,7 @@ public struct FingerprintDirectory: Sendable {
     public func resolve(_ question: Question, clientIP: String, project: ProjectID, org: OrgID, now: Date,
                         metadata: EventMetadata) throws -> Answer? {
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: lookupPepper) else { return nil }
+        sweep.runIfDue(on: store.pool)
         let probe = FingerprintMatch.Probe(ipHash: ipHash, platform: question.platform, screen: question.screen,
                                            timezone: question.timezone, language: question.language)
         return try store.transact(maxAttempts: 5) { transaction in

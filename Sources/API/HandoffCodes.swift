@@ -120,7 +120,7 @@ public struct HandoffCodes: Sendable {
     /// The code's row, locked, with its payment's project and whether the e-mail it verifies is verified already.
     static let lookup = """
         SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, c.kind, c.email_hash,
-            (extract(epoch FROM c.expires_at) * 1000000)::bigint AS expires_us, 
+            (extract(epoch FROM c.expires_at) * 1000000)::bigint AS expires_us,
             (extract(epoch FROM c.redeemed_at) * 1000000)::bigint AS redeemed_us,
             p.project_id::text AS project_id,
             (SELECT e.verified FROM buyer_emails e WHERE e.guid = c.guid AND e.email_hash = c.email_hash)

@@ -8,7 +8,8 @@ import HTTPServer
 ///
 /// A token that does not open, or whose code is not recorded, answers one fixed HTML 404 page. A redeemed or
 /// expired code still answers 200, without the code, its app link or the fingerprint script, saying so. Android
-/// visitors get the Google Play button (install link with the install token); others get the project's tracker link
+/// visitors get the Google Play button (install link with the install token) when the project has an Android
+/// package; everyone else — Android visitors of a project without one included — gets the project's tracker link
 /// leading to the store (`deep_link_sub4=store` for AppsFlyer), built like the payment answer's `install.trackerUrl`.
 enum PostPaymentPageHandler {
     static func page(_ request: Request, _ environment: Environment, token: String) throws -> Response {
@@ -19,7 +20,8 @@ enum PostPaymentPageHandler {
         let platform = request.headers["User-Agent"].flatMap(DevicePlatform.init(userAgent:))
         let content = content(facts, token: token, platform: platform,
                               language: PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"]),
-                              trackerURL: storeTrackerURL(facts), endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
+                              trackerURL: storeTrackerURL(facts),
+                              endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
         return PostPaymentPage.render(content)
     }
 
@@ -38,14 +40,10 @@ enum PostPaymentPageHandler {
         if facts.usable, let text = facts.settings.returnScheme, case .success(let scheme) = ReturnScheme.parse(text) {
             returnLink = HandoffLinks.returnLink(scheme: scheme, code: facts.code)
         }
-        var store: PostPaymentPage.StoreLink?
-        if platform == .android {
-            if let text = facts.settings.androidPackage, case .success(let package) = AndroidPackage.parse(text),
-               let install = facts.installToken {
-                store = .googlePlay(HandoffLinks.playStoreURL(package: package, token: install))
-            }
-        } else if let trackerURL {
-            store = .tracker(trackerURL)
+        var store: PostPaymentPage.StoreLink? = trackerURL.map(PostPaymentPage.StoreLink.tracker)
+        if platform == .android, let text = facts.settings.androidPackage,
+           case .success(let package) = AndroidPackage.parse(text), let install = facts.installToken {
+            store = .googlePlay(HandoffLinks.playStoreURL(package: package, token: install))
         }
         let sendsFingerprint = facts.usable && facts.settings.fingerprint
         return PostPaymentPage.Content(

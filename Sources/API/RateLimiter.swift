@@ -6,7 +6,10 @@ import Synchronization
 /// Checks rate limits with GCRA in one atomic Lua script on Redis, using Redis' own clock (`TIME`), so every API
 /// instance shares one budget per key and clock skew between instances does not matter.
 ///
-/// Keys are hashed (SHA-256) before they reach Redis, so client IPs and key prefixes are not stored in clear.
+/// Keys are hashed before they reach Redis, so client IPs and key prefixes are not stored in clear: with the lookup
+/// pepper (`HANDOFF_LOOKUP_PEPPER`, which every API instance shares) as HMAC-SHA256 under a key derived from it
+/// (`HMAC(pepper, "handoff/rate-limit/v1")`), so an IPv4 address cannot be found by hashing all 2^32 of them;
+/// without the pepper (identity secrets unset) as plain SHA-256, which only hides the key from a casual reader.
 /// When Redis fails, the limit's `FailurePolicy` decides: fail closed (503) or fail open up to a per-process cap.
 /// After a failure Redis is not asked again for `backoff` seconds, so an outage does not add a command timeout
 /// to every request.
@@ -35,15 +38,26 @@ public final class RateLimiter: Sendable {
     /// Until when (seconds since 1970) Redis is taken to be down.
     private let redisDownUntil = Mutex<Double>(0)
 
-    public init(redis: RedisPool, backoff: Double = 2) {
+    /// The HMAC key of Redis keys; nil hashes them with plain SHA-256.
+    private let keyingKey: [UInt8]?
+
+    /// `lookupPepper` keys the hashes of rate-limit keys (see the type's comment); nil falls back to SHA-256.
+    public init(redis: RedisPool, backoff: Double = 2, lookupPepper: [UInt8]? = nil) {
         self.redis = redis
         self.backoff = backoff
+        self.keyingKey = lookupPepper.map { HMAC.sha256(key: $0, message: Array("handoff/rate-limit/v1".utf8)) }
+    }
+
+    /// The Redis key of `key` under `limit`: `rl:<name>:` and 32 hex digits of its keyed (or plain) hash.
+    func redisKey(_ limit: RateLimit, key: String) -> String {
+        let digest = keyingKey.map { HMAC.sha256(key: $0, message: Array(key.utf8)) } ?? SHA256.hash(key)
+        return "rl:\(limit.name):" + Hex.encode(Array(digest.prefix(16)))
     }
 
     /// Counts one request of `key` (a client IP, a secret key's prefix) against `limit`.
     public func check(_ limit: RateLimit, key: String) -> RateLimitDecision {
         let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
-        let redisKey = "rl:\(limit.name):" + Hex.encode(Array(SHA256.hash(key).prefix(16)))
+        let redisKey = redisKey(limit, key: key)
         let now = Date().timeIntervalSince1970
         if redisDownUntil.withLock({ $0 }) > now { return failed(limit) }
         do {

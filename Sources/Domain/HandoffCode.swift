@@ -3,8 +3,8 @@ import Foundation
 /// The code a buyer carries from the paywall into the app (`handoff.code`, `returnLink`); lives 72 hours, one use.
 ///
 /// 8 characters of `CodeAlphabet` (40 bits) from 5 CSPRNG bytes the caller draws. The server stores it only as a
-/// keyed hash for lookup and encrypted for re-display; the caller retries with fresh bytes while a live code has
-/// the same value.
+/// keyed hash for lookup and encrypted for re-display; the caller retries with fresh bytes while any code ever
+/// minted (live, spent or expired, of either kind) has the same value, so codes are unique over all time.
 public struct HandoffCode: Hashable, Sendable {
     /// How long a handoff code can be redeemed after it is minted: 72 hours.
     public static let lifetime: TimeInterval = 72 * 60 * 60

@@ -3,8 +3,8 @@ import Foundation
 /// The token that rides in the Play link (`…&referrer=<token>`) into a fresh install; lives 30 days, one use.
 ///
 /// 8 characters of `CodeAlphabet` (40 bits) from 5 CSPRNG bytes the caller draws. The server stores it only as a
-/// keyed hash for lookup and encrypted for re-display; the caller retries with fresh bytes while a live code has
-/// the same value.
+/// keyed hash for lookup and encrypted for re-display; the caller retries with fresh bytes while any code ever
+/// minted (live, spent or expired, of either kind) has the same value, so codes are unique over all time.
 public struct InstallToken: Hashable, Sendable {
     /// How long an install token can be redeemed after it is minted: 30 days.
     public static let lifetime: TimeInterval = 30 * 24 * 60 * 60

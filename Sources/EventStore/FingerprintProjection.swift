@@ -8,7 +8,12 @@ import Postgres
 /// Fingerprints are deleted once they can no longer match: `FingerprintMatched` deletes its row (spent), and every
 /// fingerprint event first deletes the org's rows whose `expires_at` (payment + 2 h) is before the event's own
 /// time (`recordedAt` / `matchedAt`, from the payload, so replay gives the same result). A later visit of the page
-/// replaces the payment's row; a visit after the match records nothing (the recorder checks the stream).
+/// replaces the payment's row; a visit after the match records nothing (the recorder appends at the version it read
+/// before checking the stream for the match).
+///
+/// A `FingerprintRecorded` whose `expiresAt` is more than a minute before the database's clock inserts nothing: live,
+/// the recorder never appends one that late, and a replay must not bring back rows that the deployment-wide sweep
+/// (`FingerprintSweep` in the API, same margin) deleted — they could never match again.
 public struct FingerprintProjection: InlineProjection {
     public init() {}
 
@@ -26,7 +31,7 @@ public struct FingerprintProjection: InlineProjection {
                     language, ip_hash, paid_at, expires_at, recorded_at)
                 SELECT $1::uuid, $2, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz,
                     $12::timestamptz
-                WHERE $11::timestamptz > $12::timestamptz
+                WHERE $11::timestamptz > $12::timestamptz AND $11::timestamptz >= now() - interval '1 minute'
                 ON CONFLICT (org_id, payment_id) DO UPDATE SET platform = excluded.platform, screen = excluded.screen,
                     timezone = excluded.timezone, language = excluded.language, ip_hash = excluded.ip_hash,
                     recorded_at = excluded.recorded_at

@@ -32,6 +32,10 @@ public final class RunningAPI: Sendable {
             logger.warning("buyer identity endpoints disabled (they answer 503): set "
                 + configuration.missingIdentityVariables.joined(separator: ", "))
         }
+        if !configuration.resolveLimits {
+            logger.warning("RESOLVE_LIMITS=off: GET /public/handoff/resolve has no per-IP limit and no failed-lookup "
+                + "budget; for bench/resolve only, never in production")
+        }
         environment = Environment(
             postgres: postgres, redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity,

@@ -129,7 +129,7 @@ import Testing
         let bodies = [
             world.probe(projectId: "5b0f1f3e-4c1a-4c47-9d5b-0a8d3f3e1a11"), world.probe(projectId: "not-a-project"),
             world.probe(projectId: disabled.project), world.probe(projectId: other.project),
-            world.probe(bundleId: "com.example.other"), world.probe(platform: "android", bundleId: "com.other"),
+            world.probe(bundleId: "com.example.other"),
         ]
         for body in bodies {
             let response = world.resolve(body)
@@ -137,6 +137,83 @@ import Testing
             #expect(response.headers["Retry-After"] == nil)
         }
         #expect(bodyText(world.resolve(world.probe(bundleId: F.bundle))) == F.found(PaymentTests.guidA, "fingerprint"))
+    }
+
+    @Test func anAndroidProbeIsCheckedAgainstTheAndroidPackageNotTheIOSBundleID() throws {
+        let world = try F(settings: ["--fingerprint", "on", "--android-package", "com.example.droid",
+                                     "--ios-bundle-id", "com.example.ios"])
+        let paid = try world.pay()
+        #expect(world.capture(paid.token, userAgent: F.android).status == 204)
+        world.clock.advance(60)
+        // Same IP, platform, screen and timezone: only the package can refuse these.
+        for bundleId in ["com.example.other", "com.example.ios"] {
+            let response = world.resolve(world.probe(platform: "android", bundleId: bundleId))
+            #expect(response.status == 404 && response.body == Array(F.notFound.utf8), "\(bundleId)")
+        }
+        #expect(bodyText(world.resolve(world.probe(platform: "android", bundleId: "com.example.droid")))
+            == F.found(PaymentTests.guidA, "fingerprint"))
+    }
+
+    @Test func turningFingerprintingOffGivesTheOne404AndOnAgainLetsALiveFingerprintMatch() throws {
+        let world = try F()
+        let paid = try world.pay()
+        #expect(world.capture(paid.token).status == 204)
+        world.clock.advance(60)
+        func patch(_ on: Bool) -> Int {
+            world.api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: world.tenant.key,
+                                             body: #"{"fingerprint":\#(on)}"#)).status
+        }
+        #expect(patch(false) == 200)
+        let off = world.resolve(world.probe())
+        #expect(off.status == 404 && off.body == Array(F.notFound.utf8))
+        // While off, a visit of the page records nothing; the fingerprint captured before stays (until it expires).
+        #expect(world.capture(paid.token, screen: "390x844").status == 204)
+        #expect(try world.count("FingerprintRecorded") == 1 && world.rows().count == 1)
+        #expect(try world.count("FingerprintMatched") == 0)
+        // On again (within the payment's 2 h): the fingerprint captured while it was on matches (docs/fingerprint.md).
+        #expect(patch(true) == 200)
+        #expect(bodyText(world.resolve(world.probe())) == F.found(PaymentTests.guidA, "fingerprint"))
+    }
+
+    @Test func capturesRacingAMatchNeverMatchTwiceNorBringTheRowBack() throws {
+        let world = try F(poolSize: 12)
+        let rounds = 40
+        for round in 0..<rounds {
+            let ip = "198.51.100.\(round + 1)"
+            let paymentId = "pi_race_\(round)"
+            let paid = try world.pay(paymentId: paymentId)
+            #expect(world.capture(paid.token, ip: ip).status == 204)
+            let statuses = Statuses()
+            // Threads of their own: `concurrentPerform` runs only as many lanes at once as there are cores.
+            let group = DispatchGroup()
+            for lane in 0..<10 {
+                group.enter()
+                Thread {
+                    let response = lane % 5 == 2 ? world.resolve(world.probe(), ip: ip)
+                        : world.capture(paid.token, ip: ip)
+                    statuses.add(response.status)
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            #expect(statuses.sorted == [200] + Array(repeating: 204, count: 8) + [404], "round \(round)")
+            #expect(try !world.rows().contains { try $0.string("payment_id") == paymentId }, "round \(round)")
+            #expect(world.resolve(world.probe(), ip: ip).status == 404, "round \(round)")
+        }
+        #expect(try world.count("FingerprintMatched") == rounds)
+        let owner = try world.fixture.ownerConnection()
+        let twice = try owner.query("""
+            SELECT count(*) AS n FROM (SELECT stream_id FROM events WHERE event_type = 'FingerprintMatched'
+                GROUP BY stream_id HAVING count(*) > 1) AS s
+            """).rows[0].int("n")
+        #expect(twice == 0)
+        // After the match no FingerprintRecorded follows in any stream.
+        let late = try owner.query("""
+            SELECT count(*) AS n FROM events r JOIN events m ON m.org_id = r.org_id AND m.stream_id = r.stream_id
+            WHERE r.event_type = 'FingerprintRecorded' AND m.event_type = 'FingerprintMatched'
+                AND r.stream_version > m.stream_version
+            """).rows[0].int("n")
+        #expect(late == 0)
     }
 
     @Test func requiredAndMalformedFieldsAre400NamingTheField() throws {
@@ -265,6 +342,75 @@ import Testing
         let second = try world.pay(paymentId: "pi_new")
         #expect(world.capture(second.token, ip: "203.0.113.40").status == 204)
         #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_new"])
+    }
+
+    @Test func expiredRowsOfAnyOrganizationAreSweptByTheNextCaptureOrResolveOfAnother() throws {
+        let world = try F()
+        let owner = try world.fixture.ownerConnection()
+        let quiet = try world.fixture.tenant(["--fingerprint", "on"])
+        for (payment, expiry) in [("pi_expired", "now() - interval '2 hours'"),
+                                  ("pi_just_expired", "now() - interval '10 seconds'"),
+                                  ("pi_live", "now() + interval '1 hour'")] {
+            try owner.query("""
+                INSERT INTO fingerprints (org_id, payment_id, project_id, guid, platform, screen, ip_hash, paid_at,
+                    expires_at, recorded_at)
+                VALUES ($1::uuid, $2, $3::uuid, $4::uuid, 'ios', '393x852', repeat('a', 64),
+                    \(expiry) - interval '2 hours', \(expiry), \(expiry) - interval '1 hour')
+                """, [.text(quiet.org), .text(payment), .text(quiet.project), .text(PaymentTests.guidA)])
+        }
+        // The quiet org sends nothing; a resolve in another org sweeps its expired row (not the one within the
+        // minute's margin, nor the live one).
+        #expect(world.resolve(world.probe()).status == 404)
+        let left = try owner.query("SELECT payment_id FROM fingerprints WHERE org_id = $1::uuid ORDER BY payment_id",
+                                   [.text(quiet.org)]).rows.map { try $0.string("payment_id") }
+        #expect(left == ["pi_just_expired", "pi_live"])
+        // At most once per interval per process.
+        let sweep = FingerprintSweep(interval: 3600, batch: 1)
+        #expect(sweep.runIfDue(on: world.api.environment.postgres) == 0)
+        #expect(sweep.runIfDue(on: world.api.environment.postgres) == nil)
+    }
+
+    @Test func replayDoesNotBringBackAFingerprintThatExpiredByTheDatabaseClock() throws {
+        let world = try F()
+        let paid = try world.pay()
+        #expect(world.capture(paid.token).status == 204)
+        let store = try #require(world.api.environment.fingerprints).store
+        let stale = FingerprintRecorded(
+            paymentId: "pi_stale", guid: PaymentTests.guidA, projectId: world.tenant.project, platform: "ios",
+            screen: "393x852", timezone: nil, language: nil, ipHash: String(repeating: "b", count: 64),
+            userAgent: nil, paidAt: "2020-01-01T08:00:00.000Z", expiresAt: "2020-01-01T10:00:00.000Z",
+            recordedAt: "2020-01-01T08:10:00.000Z")
+        let org = try #require(UUID(uuidString: world.tenant.org))
+        _ = try store.transact { transaction in
+            try transaction.append(org: org, stream: FingerprintStreams.fingerprint(paymentId: "pi_stale"),
+                                   expectedVersion: .noStream, events: [try NewEvent(stale)],
+                                   metadata: EventMetadata(actor: .system("test")))
+        }
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+        let owner = try world.fixture.ownerConnection()
+        try owner.execute("DELETE FROM fingerprints")
+        _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+    }
+
+    @Test func anOversizedFingerprintCaptureIs413InTheErrorShape() throws {
+        let world = try F()
+        let request = Request(method: .post, path: "/public/handoff/fingerprint",
+                              body: Array(repeating: UInt8(ascii: " "), count: 1025))
+        let response = world.api.payloadTooLarge(request)
+        #expect(response.status == 413 && response.headers["Content-Type"] == "application/json")
+        #expect(bodyText(response) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+            #""message":"the body is larger than the 1024 bytes this endpoint accepts"}"#)
+    }
+
+    @Test func anOversizedResolveByFingerprintIs413InTheErrorShape() throws {
+        let world = try F()
+        let request = Request(method: .post, path: "/public/handoff/resolve-by-fingerprint",
+                              body: Array(repeating: UInt8(ascii: " "), count: 1025))
+        let response = world.api.payloadTooLarge(request)
+        #expect(response.status == 413 && response.headers["Content-Type"] == "application/json")
+        #expect(bodyText(response) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+            #""message":"the body is larger than the 1024 bytes this endpoint accepts"}"#)
     }
 
     @Test func replayRebuildsTheFingerprintTableEqualToTheLiveOne() throws {

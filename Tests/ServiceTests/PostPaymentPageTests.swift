@@ -75,9 +75,18 @@ import Testing
         let token = String(url.dropFirst("https://handoff.example.com/done/".count))
         let html = bodyText(page(world, token, userAgent: F.iPhone))
         #expect(html.contains(#"id="store" href="\#(store.replacingOccurrences(of: "&", with: "&amp;"))">"#))
-        // Android visitors of the same page still get Google Play, not the tracker.
+        // This project has no Android package, so an Android visitor gets the same store tracker link (no Play URL).
         let android = bodyText(page(world, token, userAgent: F.android))
-        #expect(!android.contains("onelink.me"))
+        #expect(android.contains(#"id="store" href="\#(store.replacingOccurrences(of: "&", with: "&amp;"))">"#))
+        #expect(!android.contains("play.google.com"))
+
+        // With an Android package, Android visitors get Google Play instead of the tracker, iPhones the tracker.
+        let both = try F(settings: ["--fingerprint", "on", "--android-package", F.bundle, "--tracker", "appsflyer",
+                                    "--tracker-link", "https://myapp.onelink.me/AbCd?pid=web"])
+        let paid = try both.pay(paymentId: "pi_tracker_play")
+        let play = bodyText(page(both, paid.token, userAgent: F.android))
+        #expect(play.contains("play.google.com") && !play.contains("onelink.me"))
+        #expect(bodyText(page(both, paid.token, userAgent: F.iPhone)).contains("onelink.me"))
     }
 
     @Test func russianTextsFollowAcceptLanguageWithQValues() throws {

@@ -1,4 +1,5 @@
 import API
+import Crypto
 import Foundation
 import Redis
 import TestSupport
@@ -6,10 +7,10 @@ import Testing
 
 /// GCRA on Redis: bursts, refill, independent keys, a budget shared by instances, and the failure policies.
 @Suite struct RateLimiterTests {
-    private func limiter(url: String? = nil) throws -> RateLimiter {
+    private func limiter(url: String? = nil, lookupPepper: [UInt8]? = nil) throws -> RateLimiter {
         let configuration = try RedisConfiguration(url: url ?? TestEnvironment.redisURL(), poolSize: 2,
                                                    connectTimeout: 0.3, commandTimeout: 0.3)
-        return RateLimiter(redis: RedisPool(configuration: configuration))
+        return RateLimiter(redis: RedisPool(configuration: configuration), lookupPepper: lookupPepper)
     }
 
     private func uniqueName() -> String { "test\(UInt32.random(in: 0...UInt32.max))" }
@@ -76,6 +77,38 @@ import Testing
         }
         #expect(items.count == 1)
         #expect(items.allSatisfy { !($0.string ?? "").contains("192.0.2.77") })
+    }
+
+    @Test func withThePepperNoRedisKeyIsThePlainSHA256OfTheIPAndInstancesStillShareABudget() throws {
+        let name = uniqueName()
+        let limit = RateLimit.perWindow(name: name, count: 1, seconds: 60, onFailure: .closed)
+        let pepper = Array(repeating: UInt8(0x5a), count: 32)
+        let first = try limiter(lookupPepper: pepper)
+        let second = try limiter(lookupPepper: pepper)
+        let ip = "192.0.2.78"
+        #expect(first.check(limit, key: ip) == .allowed(remaining: 0))
+        guard case .limited = second.check(limit, key: ip) else {
+            Issue.record("an instance with the same pepper did not share the budget")
+            return
+        }
+        let pool = RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL()))
+        guard case .array(let items) = try pool.command(["KEYS", "rl:\(name):*"]) else {
+            Issue.record("KEYS did not answer an array")
+            return
+        }
+        let plain = Hex.encode(SHA256.hash(ip))
+        #expect(items.count == 1)
+        for item in items {
+            let key = item.string ?? ""
+            let digest = String(key.dropFirst("rl:\(name):".count))
+            #expect(digest.count == 32 && !plain.hasPrefix(digest) && !key.contains(ip), "\(key)")
+        }
+        // Without the pepper (identity secrets unset) the key is the documented plain SHA-256 fallback.
+        let unkeyed = uniqueName()
+        let fallback = RateLimit.perWindow(name: unkeyed, count: 1, seconds: 60, onFailure: .closed)
+        _ = try limiter().check(fallback, key: ip)
+        let keys = try pool.command(["KEYS", "rl:\(unkeyed):*"]).elements?.compactMap(\.string)
+        #expect(keys == ["rl:\(unkeyed):" + String(plain.prefix(32))])
     }
 
     @Test func whenRedisIsDownAClosedLimitAnswersUnavailable() throws {
