@@ -42,7 +42,8 @@ public final class RunningWorkers: Sendable {
             logger.warning("recovery mail jobs will fail until HANDOFF_MASTER_KEY is set")
         }
         if minter == nil && queues.contains(RecoveryMailJob.queue) {
-            logger.warning("recovery code minting is not wired: recovery mail jobs for known buyers go dead")
+            logger.warning("recovery mail jobs for known buyers go dead until HANDOFF_MASTER_KEY, "
+                + "HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are set")
         }
         let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL))
         let settings = RecoveryMailSettings(

@@ -23,7 +23,8 @@ public enum WorkCommand {
         defer { logger.flush() }
         let workers: RunningWorkers
         do {
-            workers = try RunningWorkers(configuration: configuration, roles: roles, logger: logger)
+            workers = try RunningWorkers(configuration: configuration, roles: roles, logger: logger,
+                                         minter: RecoveryCodes.configured(configuration))
         } catch {
             logger.error("could not start the workers", ["error": .string("\(error)")])
             return 1
@@ -43,7 +44,8 @@ public enum WorkCommand {
         let workers: RunningWorkers
         do {
             api = try RunningAPI(configuration: configuration, logger: logger)
-            workers = try RunningWorkers(configuration: configuration, roles: Set(RunningWorkers.roles), logger: logger)
+            workers = try RunningWorkers(configuration: configuration, roles: Set(RunningWorkers.roles), logger: logger,
+                                         minter: RecoveryCodes.configured(configuration))
         } catch {
             logger.error("could not start", ["error": .string("\(error)")])
             return 1

@@ -4,11 +4,14 @@ import Foundation
 /// Mints the fresh handoff code (72 h) a recovery mail carries, for a buyer's payment, inside the job's transaction
 /// (its `HandoffCodeMinted` commits with `RecoveryMailSent`, or not at all).
 ///
-/// The service wires the shared minting of the code-redemption work (issue 6); until then no minter is configured
-/// and recovery jobs for known buyers fail permanently (`dead`, replayable with `handoff jobs retry`).
+/// `handoff work` wires `HandoffCodes.mint` (source `recovery`) when the identity secrets are configured; without
+/// them no minter is configured and recovery jobs for known buyers fail permanently (`dead`, replayable with
+/// `handoff jobs retry` once the secrets are set).
 public protocol RecoveryCodeMinter: Sendable {
-    func mintRecoveryCode(org: UUID, guid: String, paymentId: String, now: Date, transaction: EventTransaction)
-        throws -> MintedRecoveryCode
+    /// Mints a code for `guid`'s payment `paymentId` that verifies the e-mail of lookup hash `emailHash` when
+    /// redeemed, and appends its `HandoffCodeMinted` with `metadata` inside `transaction`.
+    func mintRecoveryCode(org: UUID, guid: String, paymentId: String, emailHash: String, now: Date,
+                          metadata: EventMetadata, transaction: EventTransaction) throws -> MintedRecoveryCode
 }
 
 /// A freshly minted code as the mail needs it.

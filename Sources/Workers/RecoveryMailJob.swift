@@ -105,10 +105,12 @@ public enum RecoveryMailJob {
         let paymentId = try buyer.string("payment_id")
 
         guard let minter = settings.minter else {
-            throw JobFailure("recovery code minting is not wired in this build", permanent: true)
+            throw JobFailure("no recovery code without the identity secrets on this worker", permanent: true)
         }
-        let minted = try minter.mintRecoveryCode(org: org, guid: guid, paymentId: paymentId, now: run.now,
-                                                 transaction: run.transaction)
+        let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
+                                     correlationId: requestId, causationId: eventId)
+        let minted = try minter.mintRecoveryCode(org: org, guid: guid, paymentId: paymentId, emailHash: emailHash,
+                                                 now: run.now, metadata: metadata, transaction: run.transaction)
         let scheme = try connection.queryPrepared(
             "SELECT return_scheme FROM projects WHERE project_id = $1::uuid AND org_id = $2::uuid",
             [.text(projectId), .text(orgText)]).first?["return_scheme"]
@@ -122,8 +124,7 @@ public enum RecoveryMailJob {
             org: org, stream: stream, expectedVersion: .any,
             events: [try NewEvent(RecoveryMailSent(requestId: requestId, guid: guid, paymentId: paymentId,
                                                    codeHash: minted.codeHash, language: language, jobId: run.job.id))],
-            metadata: EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
-                                    correlationId: requestId, causationId: eventId))
+            metadata: metadata)
         try connection.queryPrepared("""
             UPDATE recovery_mail_gaps SET last_mail_at = to_timestamp($3::float8)
             WHERE org_id = $1::uuid AND email_hash = $2

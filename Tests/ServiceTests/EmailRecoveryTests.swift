@@ -6,6 +6,7 @@ import HTTPClient
 import HTTPServer
 import Postgres
 import Redis
+import Service
 import Synchronization
 import Telemetry
 import TestSupport
@@ -13,8 +14,7 @@ import Testing
 import Workers
 
 /// `POST /public/handoff/email-recovery/request` and the `recovery-mail` worker (issue 6), with real Postgres,
-/// Redis and an SMTP sink. The code a recovery mail carries comes from `UnstoredTestMinter` here: the real minting
-/// belongs to the code-redemption work and is wired at merge (docs/jobs.md).
+/// Redis and an SMTP sink. The code a recovery mail carries is minted by `RecoveryCodes`, as `handoff work` does.
 @Suite struct EmailRecoveryTests {
     static let path = "/public/handoff/email-recovery/request"
 
@@ -32,7 +32,7 @@ import Workers
         let consumer: JobConsumer
         let registry: JobRegistry
 
-        init(minter: (any RecoveryCodeMinter)? = UnstoredTestMinter(), limit: RateLimit? = nil,
+        init(minter: (any RecoveryCodeMinter)? = RecoveryCodes(secrets: TestIdentity.secrets()), limit: RateLimit? = nil,
              apiRedisURL: String? = nil) throws {
             fixture = try TenantFixture.migrated()
             tenant = try fixture.tenant(["--return-scheme", "myapp"])
@@ -175,7 +175,8 @@ import Workers
         let code = try #require(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { HandoffCode.parse($0) != nil })
         #expect(text.contains("myapp://handoff?code=\(code)\n"))
-        #expect(text.contains("https://handoff.example.com/done/page-\(code)\n"))
+        let pageToken = PageToken(masterKey: TestIdentity.secrets().masterKey).seal(try #require(HandoffCode.parse(code)))
+        #expect(text.contains("https://handoff.example.com/done/\(pageToken)\n"))
         #expect(text.contains("until 2027-01-18 08:00:00 UTC"))
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 1)
         let sent = try flow.fixture.ownerConnection().query(
@@ -222,7 +223,7 @@ import Workers
         #expect(clear == 0)
     }
 
-    @Test func withoutMintingWiredAKnownBuyersJobGoesDeadAndSendsNothing() throws {
+    @Test func withoutIdentitySecretsOnTheWorkerAKnownBuyersJobGoesDeadAndSendsNothing() throws {
         let flow = try Flow(minter: nil)
         _ = try flow.buyerWithPayment(email: "buyer@example.com")
         #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
@@ -230,8 +231,49 @@ import Workers
         #expect(flow.sink.messages().isEmpty)
         let job = try #require(try flow.jobs().first)
         #expect(job.state == .dead)
-        #expect(job.lastError == "recovery code minting is not wired in this build")
+        #expect(job.lastError == "no recovery code without the identity secrets on this worker")
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 0)
+    }
+
+    @Test func theRecoveredCodeResolvesToTheBuyerOnceAndVerifiesTheAddress() throws {
+        let flow = try Flow()
+        let guid = try flow.buyerWithPayment(email: "buyer@example.com")
+        // Before: the e-mail is attached unverified, so an e-mail-only lookup makes a new buyer.
+        let before = flow.api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: flow.tenant.key,
+                                                     body: #"{"email":"buyer@example.com"}"#))
+        #expect(jsonObject(before)["guid"] as? String != guid)
+
+        #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
+        try flow.work(jobs: 1)
+        let mail = try #require(flow.sink.messages().first)
+        let code = try #require(Self.textPart(mail).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { HandoffCode.parse($0) != nil })
+        // The mailed code is stored only as its hash, with source 'recovery' and the address it verifies.
+        let row = try #require(try flow.fixture.ownerConnection().query(
+            "SELECT source, guid::text AS guid, email_hash FROM handoff_codes WHERE code_hash = $1",
+            [.text(LookupHash.of(Array(code.utf8), kind: "code", pepper: TestIdentity.secrets().lookupPepper))])
+            .rows.first)
+        #expect(try row.string("source") == "recovery" && row.string("guid") == guid && row["email_hash"] != nil)
+
+        // The page link in the mail shows the same code.
+        let pageToken = PageToken(masterKey: TestIdentity.secrets().masterKey).seal(try #require(HandoffCode.parse(code)))
+        let page = flow.api.respond(to: Request(method: .get, path: "/done/\(pageToken)",
+                                                headers: Headers([("User-Agent", "curl/8")])))
+        #expect(page.status == 200 && bodyText(page).contains(code))
+
+        let resolved = ResolveTests.resolve(flow.api, code, ip: "198.51.100.77")
+        #expect(resolved.status == 200)
+        let data = jsonObject(resolved)["data"] as? [String: Any]
+        #expect(data?["guid"] as? String == guid && data?["projectId"] as? String == flow.tenant.project)
+        #expect(try flow.events("HandoffCodeRedeemed", org: flow.tenant.org) == 1)
+        #expect(try flow.events("EmailVerified", org: flow.tenant.org) == 1)
+        // Once: a second exchange is the common 404.
+        #expect(ResolveTests.resolve(flow.api, code, ip: "198.51.100.77").status == 404)
+
+        // After: the verified address finds this buyer.
+        let after = flow.api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: flow.tenant.key,
+                                                    body: #"{"email":"buyer@example.com"}"#))
+        #expect(jsonObject(after)["guid"] as? String == guid)
     }
 
     @Test func malformedBodiesAre400NamingTheFieldAndAnOversizedOneIs413() throws {
@@ -293,16 +335,3 @@ final class RecoveryTestClock: Sendable {
     func advance(_ seconds: Double) { value.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-/// TEST ONLY: hands out a random code without storing it, so the mail, the gap and `RecoveryMailSent` can be tested
-/// before the shared minting of the code-redemption work is merged. The product wires no such minter.
-struct UnstoredTestMinter: RecoveryCodeMinter {
-    func mintRecoveryCode(org: UUID, guid: String, paymentId: String, now: Date, transaction: EventTransaction)
-        throws -> MintedRecoveryCode
-    {
-        let code = HandoffCode(randomBytes: (0..<HandoffCode.randomByteCount).map { _ in UInt8.random(in: 0...255) })
-        return MintedRecoveryCode(
-            code: code.text, codeHash: LookupHash.of(Array(code.text.utf8), kind: "code",
-                                                     pepper: TestIdentity.secrets().lookupPepper),
-            expiresAt: HandoffCode.expiry(mintedAt: now), pageToken: "page-" + code.text)
-    }
-}
