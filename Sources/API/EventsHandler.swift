@@ -35,7 +35,9 @@ enum EventsHandler {
             var shown: [EventJSON] = []
             for event in events {
                 guard case .object(var record) = AuditExport.json(event) else { continue }
+                // Sealed for the buyer (`guid`), or, for a recovery request not yet tied to a buyer, for its address.
                 let subject = event.data["guid"]?.stringValue
+                    ?? event.data["emailHash"]?.stringValue.map { RecoveryStreams.emailSubject(emailHash: $0) }
                 let kind = event.data["kind"]?.stringValue
                 record["data"] = try reveal(event.data, key: nil, subject: subject, kind: kind, org: org, keys: keys,
                                             on: connection)

@@ -270,6 +270,12 @@ import Workers
         // Once: a second exchange is the common 404.
         #expect(ResolveTests.resolve(flow.api, code, ip: "198.51.100.77").status == 404)
 
+        // The finance feed opens the request's address for its organization (sealed for the address, not a buyer).
+        let feed = flow.api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: flow.tenant.key))
+        let requested = (jsonObject(feed)["events"] as? [[String: Any]])?
+            .first { $0["event_type"] as? String == "EmailRecoveryRequested" }
+        #expect((requested?["data"] as? [String: Any])?["email"] as? String == "buyer@example.com")
+
         // After: the verified address finds this buyer.
         let after = flow.api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: flow.tenant.key,
                                                     body: #"{"email":"buyer@example.com"}"#))
