@@ -36,9 +36,10 @@ enum AppendStatement {
     static func run(
         _ given: [AppendCommand], on connection: Connection
     ) throws -> [Result<[RecordedEvent], EventStoreError>] {
+        // Each org's text once: ascending text order is Postgres's uuid order (bytewise).
+        let orgTexts = given.map { EventChain.text(of: $0.org) }
         let order = given.indices.sorted { left, right in
-            let (a, b) = (given[left].org.uuidString.lowercased(), given[right].org.uuidString.lowercased())
-            return a != b ? a < b : left < right
+            orgTexts[left] != orgTexts[right] ? orgTexts[left] < orgTexts[right] : left < right
         }
         let commands = order.map { given[$0] }
         var orgs: [String?] = []
@@ -46,11 +47,11 @@ enum AppendStatement {
         var types: [String?] = [], schemaVersions: [String?] = [], data: [String?] = [], metadata: [String?] = []
         var heads: [String?] = [], afterSeqs: [String?] = [], afterTimes: [String?] = [], ends: [String?] = []
         var metadataTexts: [EventJSON] = []
-        for command in commands {
+        for (command, position) in zip(commands, order) {
             let metadataJSON = command.metadata.json
             let metadataText = metadataJSON.canonicalText
             metadataTexts.append(metadataJSON)
-            let orgText = command.org.uuidString.lowercased()
+            let orgText = orgTexts[position]
             for (offset, event) in command.events.enumerated() {
                 let dataText = event.data.canonicalText
                 let template = EventChain.canonicalTemplate(
@@ -60,7 +61,7 @@ enum AppendStatement {
                 streams.append(command.stream)
                 expected.append(command.expectedVersion.required.map { String($0 + offset) })
                 chained.append(offset > 0 ? "t" : "f")
-                eventIds.append(event.eventId.uuidString.lowercased())
+                eventIds.append(EventChain.text(of: event.eventId))
                 types.append(event.eventType)
                 schemaVersions.append(String(event.schemaVersion))
                 data.append(dataText)
@@ -124,21 +125,30 @@ enum AppendStatement {
     }
 
     /// A Postgres array literal of text elements (`NULL` for nil), each quoted with `\` and `"` escaped, which the
-    /// server casts to the parameter's array type.
+    /// server casts to the parameter's array type. Built in one buffer of the final size, copying the runs between
+    /// escaped bytes whole.
     static func array(_ elements: [String?]) -> PostgresValue {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) * 2 + 3 })
+        bytes.append(UInt8(ascii: "{"))
         for (position, element) in elements.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard let element else {
-                bytes += Array("NULL".utf8)
+            guard var element else {
+                bytes.append(contentsOf: "NULL".utf8)
                 continue
             }
-            bytes.append(UInt8(ascii: "\""))
-            for byte in element.utf8 {
-                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
+            bytes.append(quote)
+            element.withUTF8 { utf8 in
+                var start = 0
+                for index in utf8.indices where utf8[index] == quote || utf8[index] == backslash {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    bytes.append(backslash)
+                    start = index
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
             }
-            bytes.append(UInt8(ascii: "\""))
+            bytes.append(quote)
         }
         bytes.append(UInt8(ascii: "}"))
         return .text(String(decoding: bytes, as: UTF8.self))
