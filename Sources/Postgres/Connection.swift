@@ -249,11 +249,24 @@ public final class Connection: @unchecked Sendable {
                 buffers.append(nil)
                 lengths.append(0)
                 formats.append(0)
-            case .text(let text):
-                guard !text.utf8.contains(0) else {
+            case .text(var text):
+                // One pass over contiguous UTF-8 (memchr + memcpy): a byte-by-byte `utf8.contains(0)` was 14% of the
+                // append client's instructions (callgrind, bench/append).
+                var hasNUL = false
+                let copied = text.withUTF8 { utf8 -> UnsafeMutablePointer<CChar>? in
+                    if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil {
+                        hasNUL = true
+                        return nil
+                    }
+                    guard let raw = malloc(utf8.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+                    if let base = utf8.baseAddress { memcpy(raw, base, utf8.count) }
+                    raw[utf8.count] = 0
+                    return raw
+                }
+                guard !hasNUL else {
                     throw PostgresError(kind: .other, message: "text parameter $\(index + 1) contains a NUL character")
                 }
-                guard let copy = strdup(text) else {
+                guard let copy = copied else {
                     throw PostgresError(kind: .other, message: "out of memory copying parameter $\(index + 1)")
                 }
                 types.append(0)
