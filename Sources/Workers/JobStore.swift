@@ -128,12 +128,18 @@ public enum JobStore {
                                      [.int(id), .double(now.timeIntervalSince1970)])
     }
 
-    /// Redis lost the job's entry: back to `pending`, due now (the relay enqueues it again).
-    static func requeue(_ id: Int, now: Date, on connection: Connection) throws {
+    /// Redis lost (or never got) the job's entry: back to `pending`, due now (the relay enqueues it again). Only a job
+    /// still `enqueued` with exactly the stream entry `entry` (nil: none noted) moves; returns whether it did.
+    ///
+    /// The guard matters for the relay: after an `XADD` whose reply was lost, Redis may hold the entry and a worker may
+    /// already have run the job (`done`) or rescheduled it; an unguarded update would make it `pending` and run it again.
+    @discardableResult
+    static func requeue(_ id: Int, entry: String?, now: Date, on connection: Connection) throws -> Bool {
         try connection.queryPrepared("""
             UPDATE jobs SET state = 'pending', stream_entry = NULL, run_at = to_timestamp($2::float8),
                             updated_at = to_timestamp($2::float8)
-            WHERE job_id = $1::bigint
-            """, [.int(id), .double(now.timeIntervalSince1970)])
+            WHERE job_id = $1::bigint AND state = 'enqueued' AND stream_entry IS NOT DISTINCT FROM $3::text
+            RETURNING job_id
+            """, [.int(id), .double(now.timeIntervalSince1970), .optional(entry)]).first != nil
     }
 }

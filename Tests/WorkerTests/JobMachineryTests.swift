@@ -4,7 +4,7 @@ import HTTPClient
 import Postgres
 import TestSupport
 import Testing
-import Workers
+@testable import Workers
 
 /// The job machinery (issue 6, docs/jobs.md) with real Postgres, Redis and `handoff work` processes.
 @Suite struct JobMachineryTests {
@@ -129,6 +129,32 @@ import Workers
         #expect(try fixture.jobsCommand(["retry", String(id)]).status == .exited(1))
         #expect(try fixture.jobsCommand(["show", "999999"]).status == .exited(1))
         #expect(try fixture.jobsCommand(["list", "--state", "sleeping"]).status == .exited(2))
+    }
+
+    @Test func aRequeueMovesOnlyAJobStillEnqueuedWithTheEntryItWasGiven() throws {
+        let fixture = try JobFixture()
+        let id = try #require(try fixture.insertProbes(1).first)
+        #expect(try fixture.relay().relayDue() == 1)
+        let consumer = fixture.consumer()
+        var handled = 0
+        for _ in 0..<5 where handled < 1 { handled += try consumer.step() }
+        #expect(try fixture.job(id).state == .done)
+        // What the relay does after an XADD whose reply was lost (Redis added the entry and a worker ran the job):
+        // the job stays done and is not run a second time.
+        let now = Date()
+        #expect(try fixture.pool.withConnection { try JobStore.requeue(id, entry: nil, now: now, on: $0) } == false)
+        #expect(try fixture.job(id).state == .done)
+        #expect(try fixture.relay().relayDue() == 0)
+        #expect(try fixture.pushed("done") == [id])
+
+        // The sweeper's case: an enqueued job goes back only with the entry the sweeper found gone.
+        let other = try #require(try fixture.insertProbes(1).first)
+        #expect(try fixture.relay().relayDue() == 1)
+        let entry = try #require(try fixture.job(other).streamEntry)
+        #expect(try fixture.pool.withConnection { try JobStore.requeue(other, entry: nil, now: now, on: $0) } == false)
+        #expect(try fixture.job(other).state == .enqueued)
+        #expect(try fixture.pool.withConnection { try JobStore.requeue(other, entry: entry, now: now, on: $0) })
+        #expect(try fixture.job(other).state == .pending)
     }
 
     @Test func aDuplicateStreamEntryRunsTheJobOnce() throws {
