@@ -74,13 +74,22 @@ public enum JobStore {
 
     /// The stream entries the relay added for `enqueued` jobs, in one statement (a job that moved on or already has an
     /// entry is left alone).
+    ///
+    /// Rows another transaction holds are skipped, never waited for: a worker keeps its job's row locked for the whole
+    /// job (SMTP included), and an update waiting on that row would keep the rows it already locked from the other
+    /// workers, who give up on them after ~100 ms and leave their entries to the visibility timeout. A skipped row is
+    /// one a worker is running: the worker moves it on (`done`, rescheduled or `dead`); should it crash instead, the
+    /// entry is reclaimed with `XAUTOCLAIM`, or the sweeper requeues the job (no entry noted) after its check delay.
     static func noteEntries(_ entries: [(id: Int, entry: String)], on connection: Connection) throws {
         let ids = "{" + entries.map { String($0.id) }.joined(separator: ",") + "}"
         let entryIds = "{" + entries.map { "\"" + $0.entry + "\"" }.joined(separator: ",") + "}"
         try connection.queryPrepared("""
             UPDATE jobs SET stream_entry = e.entry
             FROM unnest($1::bigint[], $2::text[]) AS e(job_id, entry)
-            WHERE jobs.job_id = e.job_id AND jobs.state = 'enqueued' AND jobs.stream_entry IS NULL
+            WHERE jobs.job_id = e.job_id AND jobs.job_id IN (
+                SELECT job_id FROM jobs
+                WHERE job_id = ANY($1::bigint[]) AND state = 'enqueued' AND stream_entry IS NULL
+                FOR UPDATE SKIP LOCKED)
             """, [.text(ids), .text(entryIds)])
     }
 

@@ -1,7 +1,9 @@
 import EventStore
+import Dispatch
 import Foundation
 import HTTPClient
 import Postgres
+import Synchronization
 import TestSupport
 import Testing
 @testable import Workers
@@ -155,6 +157,65 @@ import Testing
         #expect(try fixture.job(other).state == .enqueued)
         #expect(try fixture.pool.withConnection { try JobStore.requeue(other, entry: entry, now: now, on: $0) })
         #expect(try fixture.job(other).state == .pending)
+    }
+
+    @Test func notingEntriesSkipsAJobAWorkerHoldsAndKeepsNoOtherWorkerWaiting() throws {
+        let fixture = try JobFixture()
+        let ids = try fixture.insertProbes(2)
+        let (other, held) = (ids[0], ids[1])
+        // Both enqueued and added to the stream, as the relay leaves them before it notes their entries.
+        try fixture.pool.transaction { connection in
+            for id in ids { try JobStore.markEnqueued(id, now: Date(), on: connection) }
+        }
+        let entries = try fixture.redisPool.withConnection { redis in
+            try ids.map { (id: $0, entry: try JobStream.add(queue: ProbeJob.queue, jobId: $0, on: redis)) }
+        }
+        // A worker runs `held`: its row stays locked for 3 s (a slow SMTP transaction).
+        let locked = DispatchSemaphore(value: 0)
+        let background = DispatchGroup()
+        DispatchQueue.global().async(group: background) {
+            _ = try? fixture.pool.transaction { connection in
+                _ = try JobStore.lockForRun(held, on: connection)
+                locked.signal()
+                usleep(3_000_000)
+            }
+        }
+        locked.wait()
+        let notedAfter = Mutex<Double?>(nil)
+        let started = Date()
+        DispatchQueue.global().async(group: background) {
+            _ = try? fixture.pool.withConnection { try JobStore.noteEntries(entries, on: $0) }
+            notedAfter.withLock { $0 = Date().timeIntervalSince(started) }
+        }
+        usleep(200_000)
+        // Meanwhile another worker takes the other job: the relay must not be holding its row.
+        let result = try fixture.consumer().handle(JobStream.Entry(id: entries[0].entry, jobId: other))
+        background.wait()
+        #expect(result == .done)
+        #expect(try fixture.job(other).state == .done)
+        let seconds = try #require(notedAfter.withLock { $0 })
+        #expect(seconds < 2, "noting the entries waited \(seconds) s for the held row")
+        #expect(try fixture.job(held).streamEntry == nil)
+        #expect(try fixture.job(held).state == .enqueued)
+    }
+
+    @Test func slowJobsArrivingInWavesAreFinishedPromptlyNotAfterTheVisibilityTimeout() throws {
+        let fixture = try JobFixture()
+        // No sweeper, and a visibility timeout of 10 minutes: only prompt delivery finishes the jobs in time.
+        let worker = try fixture.worker(["--only", "relay,probe"], visibilityTimeout: 600, threads: 4)
+        var ids: [Int] = []
+        for _ in 0..<8 {
+            ids += try fixture.insertProbes(5, sleepMilliseconds: 300)
+            usleep(150_000)
+        }
+        // 40 jobs of 300 ms on 4 threads take ~3 s; 90 s leaves room for a loaded 2-core machine.
+        let started = Date()
+        let finished = try fixture.waitUntil(timeout: 90) { try fixture.counts()[.done] == ids.count }
+        let seconds = Date().timeIntervalSince(started)
+        worker.signal(SIGTERM)
+        #expect(try worker.wait(timeout: 60) == .exited(0))
+        #expect(finished, "after \(seconds) s: \(try fixture.counts()); \(worker.output().suffix(600))")
+        #expect(try fixture.pushed("done").sorted() == ids.sorted())
     }
 
     @Test func aDuplicateStreamEntryRunsTheJobOnce() throws {
