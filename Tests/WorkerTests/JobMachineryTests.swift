@@ -33,18 +33,24 @@ import Testing
 
     @Test func aWorkerKilledInTheMiddleOfAJobLeavesItToAnotherWhoFinishesIt() throws {
         let fixture = try JobFixture()
-        let id = try #require(try fixture.insertProbes(1, sleepMilliseconds: 4000).first)
+        // A long job, so the kill lands in its middle even on a loaded 2-core machine.
+        let id = try #require(try fixture.insertProbes(1, sleepMilliseconds: 15_000).first)
         let first = try fixture.worker(["--only", "relay,probe"], visibilityTimeout: 2)
-        #expect(try fixture.waitUntil(timeout: 60) { try fixture.pushed("started") == [id] }, "\(first.output())")
+        #expect(try fixture.waitUntil(timeout: 120) { try fixture.pushed("started") == [id] }, "\(first.output())")
+        // The job reached the worker through Redis: its entry is pending for the first worker's consumer. (Its
+        // `stream_entry` column may stay empty: the relay skips the row when the worker locked it first.)
+        let pending = try fixture.redisPool.command(["XPENDING", JobStream.key(ProbeJob.queue), JobStream.group])
+        #expect(pending.elements?.first?.integerValue == 1, "\(pending)")
         first.signal(SIGKILL)
-        #expect(try first.wait(timeout: 10) == .signalled(SIGKILL))
+        #expect(try first.wait(timeout: 30) == .signalled(SIGKILL))
         #expect(try fixture.job(id).state == .enqueued)
         #expect(try fixture.pushed("done").isEmpty)
 
-        let second = try fixture.worker(["--only", "relay,sweeper,probe"], visibilityTimeout: 2)
-        let finished = try fixture.waitUntil(timeout: 60) { try fixture.job(id).state == .done }
+        // Only a consumer: no relay, no sweeper. Nothing but XAUTOCLAIM can hand it the killed worker's entry.
+        let second = try fixture.worker(["--only", "probe"], visibilityTimeout: 2)
+        let finished = try fixture.waitUntil(timeout: 180) { try fixture.job(id).state == .done }
         second.signal(SIGTERM)
-        #expect(try second.wait(timeout: 30) == .exited(0))
+        #expect(try second.wait(timeout: 60) == .exited(0))
         #expect(finished, "\(second.output())")
         #expect(try fixture.pushed("started") == [id, id])
         #expect(try fixture.pushed("done") == [id])
