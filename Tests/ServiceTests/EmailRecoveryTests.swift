@@ -230,6 +230,26 @@ import Workers
         #expect(clear == 0)
     }
 
+    @Test func anotherOrganizationsProjectWithThisBuyersAddressGets204AndNoMail() throws {
+        let flow = try Flow()
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        let other = try flow.fixture.tenant(["--return-scheme", "otherapp"])
+        let response = flow.request(flow.body(email: "buyer@example.com", project: other.project))
+        #expect(response.status == 204 && response.body.isEmpty)
+        try flow.work(jobs: 1)
+        #expect(flow.sink.messages().isEmpty)
+        let job = try #require(try flow.jobs().first)
+        #expect(job.state == .done)
+        #expect(job.orgId?.uuidString.lowercased() == other.org.lowercased())
+        #expect(job.outcome == "skipped: no buyer with a payment has this address")
+        #expect(try flow.events("EmailRecoveryRequested", org: other.org) == 1)
+        #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 0)
+        #expect(try flow.events("RecoveryMailSent", org: other.org) == 0)
+        #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 0)
+        #expect(try flow.fixture.ownerConnection().query(
+            "SELECT count(*) AS n FROM handoff_codes WHERE source = 'recovery'").rows[0].int("n") == 0)
+    }
+
     @Test func withoutIdentitySecretsOnTheWorkerAKnownBuyersJobGoesDeadAndSendsNothing() throws {
         let flow = try Flow(minter: nil)
         _ = try flow.buyerWithPayment(email: "buyer@example.com")
