@@ -218,9 +218,10 @@ import Testing
         let started = Date()
         let finished = try fixture.waitUntil(timeout: 90) { try fixture.counts()[.done] == ids.count }
         let seconds = Date().timeIntervalSince(started)
+        let counts = try fixture.counts()
         worker.signal(SIGTERM)
         #expect(try worker.wait(timeout: 60) == .exited(0))
-        #expect(finished, "after \(seconds) s: \(try fixture.counts()); \(worker.output().suffix(600))")
+        #expect(finished, "after \(seconds) s: \(counts); \(worker.output().suffix(600))")
         #expect(try fixture.pushed("done").sorted() == ids.sorted())
     }
 
