@@ -49,10 +49,12 @@ public final class JobConsumer: @unchecked Sendable {
         self.onResult = onResult
     }
 
-    /// Reclaims stale entries (at most every `visibilityTimeout / 2` seconds) or reads new ones, and runs them all;
-    /// returns how many entries it handled (0 after waiting `blockMilliseconds` for none).
+    /// Reclaims stale entries (at most every `visibilityTimeout / 2` seconds) or reads new ones, and runs them one
+    /// after another while `continuing()` holds; returns how many entries it handled (0 after waiting
+    /// `blockMilliseconds` for none). Entries left when `continuing()` turns false stay unacknowledged in this
+    /// consumer's pending list: another consumer reclaims them after the visibility timeout (a stopping worker).
     @discardableResult
-    public func step() throws -> Int {
+    public func step(continuing: () -> Bool = { true }) throws -> Int {
         var entries: [JobStream.Entry] = []
         let wallNow = Date()
         if wallNow.timeIntervalSince(lastReclaim) >= visibilityTimeout / 2 {
@@ -68,8 +70,13 @@ public final class JobConsumer: @unchecked Sendable {
                                    on: $0)
             }
         }
-        for entry in entries { try handle(entry) }
-        return entries.count
+        var handled = 0
+        for entry in entries {
+            guard handled == 0 || continuing() else { break }
+            try handle(entry)
+            handled += 1
+        }
+        return handled
     }
 
     /// Runs the job of one entry and acknowledges the entry unless another worker holds the job.

@@ -57,6 +57,37 @@ import Testing
         #expect(try fixture.job(id).attempt == 0)
     }
 
+    @Test func sigtermLetsTheJobInProgressFinishLeavesTheRestForOthersAndExitsZero() throws {
+        let fixture = try JobFixture()
+        _ = try fixture.insertProbes(5, sleepMilliseconds: 3000)
+        // All five are in the stream before the worker starts, so its one consumer reads them in one batch.
+        #expect(try fixture.relay().relayDue() == 5)
+        let worker = try fixture.worker(["--only", "probe"], visibilityTimeout: 600, threads: 1)
+        #expect(try fixture.waitUntil(timeout: 120) { try !fixture.pushed("started").isEmpty }, "\(worker.output())")
+        let signalled = Date()
+        worker.signal(SIGTERM)
+        let exit = try worker.wait(timeout: 60)
+        let seconds = Date().timeIntervalSince(signalled)
+        #expect(exit == .exited(0), "\(worker.output())")
+        // The job in progress (≤ 3 s left) finishes; the four others are not started (they would take 12 s more).
+        #expect(seconds < 30)
+        let started = try fixture.pushed("started")
+        #expect(started.count == 1)
+        #expect(try fixture.pushed("done") == started)
+        #expect(try fixture.job(try #require(started.first)).state == .done)
+        #expect(try fixture.counts() == [.done: 1, .pending: 0, .enqueued: 4, .dead: 0])
+        // They stay unacknowledged in the stopped consumer's pending list, for another worker to reclaim.
+        let pending = try fixture.redisPool.command(["XPENDING", JobStream.key(ProbeJob.queue), JobStream.group])
+        #expect(pending.elements?.first?.integerValue == 4, "\(pending)")
+    }
+
+    @Test func anUnknownRoleIsRefusedWithExitStatus2NamingIt() throws {
+        let fixture = try JobFixture()
+        let worker = try fixture.worker(["--only", "relay,mailer"])
+        #expect(try worker.wait(timeout: 60) == .exited(2))
+        #expect(worker.output().contains("unknown role 'mailer'"), "\(worker.output())")
+    }
+
     @Test func redisRestartedEmptyWhileJobsAreEnqueuedLosesNothing() throws {
         let fixture = try JobFixture()
         let ids = try fixture.insertProbes(50)
