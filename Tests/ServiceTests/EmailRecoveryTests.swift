@@ -250,6 +250,31 @@ import Workers
             "SELECT count(*) AS n FROM handoff_codes WHERE source = 'recovery'").rows[0].int("n") == 0)
     }
 
+    @Test func anErasedAddressIsRecordedWithAPlaceholderLikeAnyRequestAndGetsNoMail() throws {
+        let flow = try Flow()
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        let org = try #require(UUID(uuidString: flow.tenant.org))
+        let subject = RecoveryStreams.emailSubject(
+            emailHash: LookupHash.email("buyer@example.com", pepper: TestIdentity.secrets().lookupPepper))
+        let keys = SubjectKeys(masterKey: TestIdentity.secrets().masterKey)
+        let owner = try flow.fixture.ownerConnection()
+        defer { owner.close() }
+        try keys.destroy(org: org, subject: subject, on: owner)
+
+        let response = flow.request(flow.body(email: "buyer@example.com"))
+        #expect(response.status == 204 && response.body.isEmpty)
+        // The same work as for a live address: one event appended, its address a placeholder that reads as erased.
+        #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 1)
+        let text = try owner.query("SELECT data->>'email' AS email FROM events "
+            + "WHERE event_type = 'EmailRecoveryRequested'").rows[0].string("email")
+        let sealed = try #require(SealedValue(text))
+        #expect(try keys.reveal(sealed, field: .email, org: org, subject: subject, on: owner) == .erased)
+        try flow.work(jobs: 1)
+        #expect(flow.sink.messages().isEmpty)
+        #expect(try flow.jobs().map(\.outcome) == ["skipped: the address was erased"])
+        #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 0)
+    }
+
     @Test func withoutIdentitySecretsOnTheWorkerAKnownBuyersJobGoesDeadAndSendsNothing() throws {
         let flow = try Flow(minter: nil)
         _ = try flow.buyerWithPayment(email: "buyer@example.com")
