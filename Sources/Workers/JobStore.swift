@@ -140,8 +140,9 @@ public enum JobStore {
     /// Redis lost (or never got) the job's entry: back to `pending`, due now (the relay enqueues it again). Only a job
     /// still `enqueued` with exactly the stream entry `entry` (nil: none noted) moves; returns whether it did.
     ///
-    /// The guard matters for the relay: after an `XADD` whose reply was lost, Redis may hold the entry and a worker may
-    /// already have run the job (`done`) or rescheduled it; an unguarded update would make it `pending` and run it again.
+    /// The guard matters for the relay: after an `XADD` whose reply was lost, Redis may hold the entry and a worker
+    /// may already have run the job (`done`) or rescheduled it; an unguarded update would make it `pending` and run it
+    /// again.
     @discardableResult
     static func requeue(_ id: Int, entry: String?, now: Date, on connection: Connection) throws -> Bool {
         try connection.queryPrepared("""

@@ -1,4 +1,4 @@
-import API
+@testable import API
 import Domain
 import EventStore
 import Foundation
@@ -33,9 +33,9 @@ import Workers
         let registry: JobRegistry
 
         init(minter: (any RecoveryCodeMinter)? = RecoveryCodes(secrets: TestIdentity.secrets()),
-             apiRedisURL: String? = nil) throws {
+             apiRedisURL: String? = nil, returnScheme: String? = "myapp") throws {
             fixture = try TenantFixture.migrated()
-            tenant = try fixture.tenant(["--return-scheme", "myapp"])
+            tenant = try fixture.tenant(returnScheme.map { ["--return-scheme", $0] } ?? [])
             sink = try SMTPSink()
             redis = try ScratchRedis()
             let box = RecoveryTestClock()
@@ -146,8 +146,19 @@ import Workers
     }
 
     /// The decoded text part of a raw mail.
-    static func textPart(_ raw: String) -> String {
-        let parts = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\n")
+    static func textPart(_ raw: String) -> String { part(raw, type: "text/plain") }
+
+    /// The decoded HTML part of a raw mail.
+    static func htmlPart(_ raw: String) -> String { part(raw, type: "text/html") }
+
+    /// The first code-like line of a mail's text.
+    static func code(_ text: String) -> String? {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { HandoffCode.parse($0) != nil }
+    }
+
+    static func part(_ raw: String, type: String) -> String {
+        let parts = raw.components(separatedBy: "Content-Type: \(type); charset=utf-8\r\n")
         guard parts.count > 1 else { return "" }
         let base64 = parts[1].components(separatedBy: "\r\n\r\n")[1].components(separatedBy: "\r\n--")[0]
             .replacingOccurrences(of: "\r\n", with: "")
@@ -185,6 +196,12 @@ import Workers
         let pageToken = PageToken(masterKey: TestIdentity.secrets().masterKey).seal(try #require(HandoffCode.parse(code)))
         #expect(text.contains("https://handoff.example.com/done/\(pageToken)\n"))
         #expect(text.contains("until 2027-01-18 08:00:00 UTC"))
+        // The HTML part carries the same three: the app link, the code, the page link.
+        let html = Self.htmlPart(raw)
+        #expect(html.contains(#"<html lang="en">"#))
+        #expect(html.contains(#"<a href="myapp://handoff?code=\#(code)">Open in the app</a>"#))
+        #expect(html.contains("<strong>\(code)</strong>"))
+        #expect(html.contains(#"<a href="https://handoff.example.com/done/\#(pageToken)">"#))
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 1)
         let sent = try flow.fixture.ownerConnection().query(
             "SELECT data->>'guid' AS guid FROM events WHERE event_type = 'RecoveryMailSent'").rows[0].string("guid")
@@ -205,8 +222,44 @@ import Workers
         let later = flow.sink.messages()
         #expect(later.count == 2)
         #expect(Self.subject(later.last ?? "") == "Ваша покупка: откройте её в приложении")
+        let russian = Self.textPart(later.last ?? "")
+        let russianCode = try #require(Self.code(russian))
+        #expect(russian.contains("Откройте эту ссылку на телефоне, где установлено приложение:\n"
+            + "myapp://handoff?code=\(russianCode)\n"))
+        #expect(russian.contains("Или введите этот код в приложении:\n\n    \(russianCode)\n"))
+        #expect(russian.contains("Страница вашей покупки:\nhttps://handoff.example.com/done/"))
+        #expect(russian.contains("Код действует один раз, до "))
+        let russianHTML = Self.htmlPart(later.last ?? "")
+        #expect(russianHTML.contains(#"<html lang="ru">"#))
+        #expect(russianHTML.contains(#"<a href="myapp://handoff?code=\#(russianCode)">Открыть в приложении</a>"#))
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 2)
         #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 3)
+    }
+
+    @Test func aProjectWithoutAReturnSchemeGetsAMailWithoutAnAppLink() throws {
+        let flow = try Flow(returnScheme: nil)
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
+        try flow.work(jobs: 1)
+        let mail = try #require(flow.sink.messages().first)
+        let text = Self.textPart(mail)
+        let html = Self.htmlPart(mail)
+        let code = try #require(Self.code(text))
+        #expect(!text.contains("handoff?code=") && !text.contains("Open this link"))
+        #expect(!html.contains("handoff?code=") && !html.contains("Open in the app"))
+        #expect(text.contains("Or enter this code in the app:\n\n    \(code)\n"))
+        #expect(html.contains("<strong>\(code)</strong>"))
+        #expect(text.contains("Your purchase page:\nhttps://handoff.example.com/done/"))
+    }
+
+    @Test(arguments: [
+        (nil, "en"), ("", "en"), ("ru", "ru"), ("RU", "ru"), ("ru-RU,ru;q=0.9,en;q=0.8", "ru"),
+        ("en-US,en;q=0.9,ru;q=0.8", "en"), ("en;q=0.5,ru;q=0.8", "ru"), ("ru;q=0.5,en", "en"),
+        ("ru;q=0.7,en;q=0.7", "ru"), ("en;q=0.7,ru;q=0.7", "en"), ("de-DE,de;q=0.9", "en"), ("fr,ru;q=0.3", "ru"),
+        ("ru;q=0", "en"), ("ru;q=0,en;q=0", "en"), ("ru;q=bad,en;q=0.1", "en"),
+    ] as [(String?, String)])
+    func acceptLanguagePicksRussianOnlyWhenPreferredOverEnglish(header: String?, expected: String) {
+        #expect(EmailRecoveryHandler.language(header) == expected)
     }
 
     @Test func anUnknownAddressAndAnUnknownProjectGet204AndNoMail() throws {
