@@ -32,6 +32,8 @@ public final class JobConsumer: @unchecked Sendable {
     private let batchSize: Int
     private let onResult: @Sendable (Job?, Result, String?) -> Void
     private var lastReclaim = Date.distantPast
+    /// Where this consumer's next `XAUTOCLAIM` scan of the pending list starts.
+    private var reclaimCursor = "0-0"
 
     public init(queue: String, name: String, store: EventStore, redis: RedisPool, registry: JobRegistry,
                 visibilityTimeout: Double, clock: @escaping @Sendable () -> Date = { Date() },
@@ -59,10 +61,13 @@ public final class JobConsumer: @unchecked Sendable {
         let wallNow = Date()
         if wallNow.timeIntervalSince(lastReclaim) >= visibilityTimeout / 2 {
             lastReclaim = wallNow
-            entries = try redis.withConnection {
+            let cursor = reclaimCursor
+            let reclaimed = try redis.withConnection {
                 try JobStream.reclaim(queue: queue, consumer: name, minIdleMilliseconds: Int(visibilityTimeout * 1000),
-                                      count: batchSize, on: $0)
+                                      count: batchSize, cursor: cursor, on: $0)
             }
+            reclaimCursor = reclaimed.next
+            entries = reclaimed.entries
         }
         if entries.isEmpty {
             entries = try redis.withConnection {

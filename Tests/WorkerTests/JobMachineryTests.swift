@@ -256,11 +256,40 @@ import Testing
         #expect(try fixture.pushed("done").sorted() == ids.sorted())
     }
 
+    @Test func reclaimingWalksThePendingListFromTheCursorItWasLeftAt() throws {
+        let fixture = try JobFixture()
+        let ids = try fixture.insertProbes(3)
+        #expect(try fixture.relay().relayDue() == 3)
+        // A consumer reads all three entries and dies without acknowledging any.
+        var read: [JobStream.Entry] = []
+        for _ in 0..<3 where read.isEmpty {
+            read = try fixture.redisPool.withConnection {
+                try JobStream.read(queue: ProbeJob.queue, consumer: "dead", count: 10, blockMilliseconds: 100, on: $0)
+            }
+        }
+        #expect(read.count == 3)
+        // One entry per scan: from the cursor, each scan takes the next entry (from the head, it would take the
+        // first one again and again, since claiming resets its idle time).
+        var cursor = "0-0"
+        var claimed: [Int] = []
+        for _ in 0..<3 {
+            let scan = try fixture.redisPool.withConnection {
+                try JobStream.reclaim(queue: ProbeJob.queue, consumer: "rescuer", minIdleMilliseconds: 0, count: 1,
+                                      cursor: cursor, on: $0)
+            }
+            claimed += scan.entries.compactMap(\.jobId)
+            cursor = scan.next
+        }
+        #expect(claimed.count == 3)
+        #expect(Set(claimed) == Set(ids))
+    }
+
     @Test func aDuplicateStreamEntryRunsTheJobOnce() throws {
         let fixture = try JobFixture()
         let id = try #require(try fixture.insertProbes(1).first)
         #expect(try fixture.relay().relayDue() == 1)
-        // As if the relay crashed after XADD and before its commit, and added the job again.
+        // A second entry for the job, as when the relay crashed after its XADD, before noting the entry, and the
+        // sweeper requeued the job, which the relay then added again.
         _ = try fixture.redisPool.withConnection { connection in
             try connection.command(["XADD", JobStream.key(ProbeJob.queue), "*", "job", String(id)]).checked()
         }
