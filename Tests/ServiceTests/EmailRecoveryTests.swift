@@ -318,8 +318,8 @@ import Workers
         #expect(response.status == 204 && response.body.isEmpty)
         // The same work as for a live address: one event appended, its address a placeholder that reads as erased.
         #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 1)
-        let text = try owner.query("SELECT data->>'email' AS email FROM events "
-            + "WHERE event_type = 'EmailRecoveryRequested'").rows[0].string("email")
+        let text = try #require(try owner.query("SELECT data->>'email' AS email FROM events "
+            + "WHERE event_type = 'EmailRecoveryRequested'").rows.first).string("email")
         let sealed = try #require(SealedValue(text))
         #expect(try keys.reveal(sealed, field: .email, org: org, subject: subject, on: owner) == .erased)
         try flow.work(jobs: 1)
