@@ -29,10 +29,12 @@ public struct EmailRecoveryDirectory: Sendable {
         let subject = RecoveryStreams.emailSubject(emailHash: emailHash)
         let requestId = UUID()
         try store.transact { transaction in
-            guard let sealed = try subjectKeys.seal(email.text, field: .email, org: orgId, subject: subject,
-                                                    on: transaction.connection) else {
-                return  // The address was erased on request: record nothing, answer the same.
-            }
+            // An address erased on request gets no new personal data, but the same work — one key read, one sealed
+            // value, one append, one commit — so the answer's timing does not tell that it was erased: a placeholder
+            // sealed under a throwaway key, which reads back as erased (the subject's key is destroyed).
+            let sealed = try subjectKeys.seal(email.text, field: .email, org: orgId, subject: subject,
+                                              on: transaction.connection)
+                ?? Self.erasedPlaceholder(org: orgId, subject: subject)
             try transaction.append(
                 org: orgId, stream: RecoveryStreams.request(requestId), expectedVersion: .noStream,
                 events: [try NewEvent(EmailRecoveryRequested(
@@ -41,5 +43,11 @@ public struct EmailRecoveryDirectory: Sendable {
                 metadata: metadata)
         }
         return requestId
+    }
+
+    /// An empty text sealed under a random key nobody keeps: it carries nothing and never opens.
+    static func erasedPlaceholder(org: UUID, subject: String) -> SealedValue {
+        PersonalData.seal("", field: .email, org: org, subject: subject,
+                          key: SubjectKey(bytes: SecureRandom.bytes(32))!)
     }
 }

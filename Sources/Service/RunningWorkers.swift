@@ -88,7 +88,8 @@ public final class RunningWorkers: Sendable {
                         ])
                     })
                 tasks.append(RepeatingTask(name: "\(queue) \(index)", idleInterval: 0, onError: onError(queue)) {
-                    _ = try consumer.step()
+                    task in
+                    _ = try consumer.step(continuing: { !task.isStopping })
                     return true
                 })
             }
@@ -106,11 +107,14 @@ public final class RunningWorkers: Sendable {
                                         "threads_per_queue": .int(threads)])
     }
 
-    /// Stops every role after the job in progress (draining), then closes the pools.
+    /// Stops every role after the job in progress (draining), then closes the pools: every loop is told first, then
+    /// each is waited for, so no consumer starts another entry while others drain. Entries a consumer read but did
+    /// not start stay unacknowledged and are reclaimed by another worker after the visibility timeout.
     public func stop() {
         logger.info("workers draining")
+        for task in tasks { task.requestStop() }
         dispatcher?.stop()
-        for task in tasks { task.stop() }
+        for task in tasks { task.join() }
         postgres.close()
         redisPools.forEach { $0.close() }
         logger.info("workers stopped")

@@ -32,6 +32,8 @@ public final class JobConsumer: @unchecked Sendable {
     private let batchSize: Int
     private let onResult: @Sendable (Job?, Result, String?) -> Void
     private var lastReclaim = Date.distantPast
+    /// Where this consumer's next `XAUTOCLAIM` scan of the pending list starts.
+    private var reclaimCursor = "0-0"
 
     public init(queue: String, name: String, store: EventStore, redis: RedisPool, registry: JobRegistry,
                 visibilityTimeout: Double, clock: @escaping @Sendable () -> Date = { Date() },
@@ -49,18 +51,23 @@ public final class JobConsumer: @unchecked Sendable {
         self.onResult = onResult
     }
 
-    /// Reclaims stale entries (at most every `visibilityTimeout / 2` seconds) or reads new ones, and runs them all;
-    /// returns how many entries it handled (0 after waiting `blockMilliseconds` for none).
+    /// Reclaims stale entries (at most every `visibilityTimeout / 2` seconds) or reads new ones, and runs them one
+    /// after another while `continuing()` holds; returns how many entries it handled (0 after waiting
+    /// `blockMilliseconds` for none). Entries left when `continuing()` turns false stay unacknowledged in this
+    /// consumer's pending list: another consumer reclaims them after the visibility timeout (a stopping worker).
     @discardableResult
-    public func step() throws -> Int {
+    public func step(continuing: () -> Bool = { true }) throws -> Int {
         var entries: [JobStream.Entry] = []
         let wallNow = Date()
         if wallNow.timeIntervalSince(lastReclaim) >= visibilityTimeout / 2 {
             lastReclaim = wallNow
-            entries = try redis.withConnection {
+            let cursor = reclaimCursor
+            let reclaimed = try redis.withConnection {
                 try JobStream.reclaim(queue: queue, consumer: name, minIdleMilliseconds: Int(visibilityTimeout * 1000),
-                                      count: batchSize, on: $0)
+                                      count: batchSize, cursor: cursor, on: $0)
             }
+            reclaimCursor = reclaimed.next
+            entries = reclaimed.entries
         }
         if entries.isEmpty {
             entries = try redis.withConnection {
@@ -68,8 +75,13 @@ public final class JobConsumer: @unchecked Sendable {
                                    on: $0)
             }
         }
-        for entry in entries { try handle(entry) }
-        return entries.count
+        var handled = 0
+        for entry in entries {
+            guard handled == 0 || continuing() else { break }
+            try handle(entry)
+            handled += 1
+        }
+        return handled
     }
 
     /// Runs the job of one entry and acknowledges the entry unless another worker holds the job.

@@ -55,7 +55,7 @@ public final class JobRelay: Sendable {
         } catch {
             let missing = claimed.dropFirst(added.count).map(\.id)
             _ = try? pool.withConnection { connection in
-                for id in missing { try JobStore.requeue(id, now: now, on: connection) }
+                for id in missing { try JobStore.requeue(id, entry: nil, now: now, on: connection) }
             }
             try? noteEntries(added)
             throw error

@@ -74,13 +74,22 @@ public enum JobStore {
 
     /// The stream entries the relay added for `enqueued` jobs, in one statement (a job that moved on or already has an
     /// entry is left alone).
+    ///
+    /// Rows another transaction holds are skipped, never waited for: a worker keeps its job's row locked for the whole
+    /// job (SMTP included), and an update waiting on that row would keep the rows it already locked from the other
+    /// workers, who give up on them after ~100 ms and leave their entries to the visibility timeout. A skipped row is
+    /// one a worker is running: the worker moves it on (`done`, rescheduled or `dead`); should it crash instead, the
+    /// entry is reclaimed with `XAUTOCLAIM`, or the sweeper requeues the job (no entry noted) after its check delay.
     static func noteEntries(_ entries: [(id: Int, entry: String)], on connection: Connection) throws {
         let ids = "{" + entries.map { String($0.id) }.joined(separator: ",") + "}"
         let entryIds = "{" + entries.map { "\"" + $0.entry + "\"" }.joined(separator: ",") + "}"
         try connection.queryPrepared("""
             UPDATE jobs SET stream_entry = e.entry
             FROM unnest($1::bigint[], $2::text[]) AS e(job_id, entry)
-            WHERE jobs.job_id = e.job_id AND jobs.state = 'enqueued' AND jobs.stream_entry IS NULL
+            WHERE jobs.job_id = e.job_id AND jobs.job_id IN (
+                SELECT job_id FROM jobs
+                WHERE job_id = ANY($1::bigint[]) AND state = 'enqueued' AND stream_entry IS NULL
+                FOR UPDATE SKIP LOCKED)
             """, [.text(ids), .text(entryIds)])
     }
 
@@ -128,12 +137,19 @@ public enum JobStore {
                                      [.int(id), .double(now.timeIntervalSince1970)])
     }
 
-    /// Redis lost the job's entry: back to `pending`, due now (the relay enqueues it again).
-    static func requeue(_ id: Int, now: Date, on connection: Connection) throws {
+    /// Redis lost (or never got) the job's entry: back to `pending`, due now (the relay enqueues it again). Only a job
+    /// still `enqueued` with exactly the stream entry `entry` (nil: none noted) moves; returns whether it did.
+    ///
+    /// The guard matters for the relay: after an `XADD` whose reply was lost, Redis may hold the entry and a worker
+    /// may already have run the job (`done`) or rescheduled it; an unguarded update would make it `pending` and run it
+    /// again.
+    @discardableResult
+    static func requeue(_ id: Int, entry: String?, now: Date, on connection: Connection) throws -> Bool {
         try connection.queryPrepared("""
             UPDATE jobs SET state = 'pending', stream_entry = NULL, run_at = to_timestamp($2::float8),
                             updated_at = to_timestamp($2::float8)
-            WHERE job_id = $1::bigint
-            """, [.int(id), .double(now.timeIntervalSince1970)])
+            WHERE job_id = $1::bigint AND state = 'enqueued' AND stream_entry IS NOT DISTINCT FROM $3::text
+            RETURNING job_id
+            """, [.int(id), .double(now.timeIntervalSince1970), .optional(entry)]).first != nil
     }
 }

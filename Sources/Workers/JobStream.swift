@@ -48,19 +48,21 @@ public enum JobStream {
         return entries.compactMap(entry)
     }
 
-    /// `XAUTOCLAIM`: takes over up to `count` entries another consumer has held longer than `minIdleMilliseconds`
-    /// (it crashed, or is stuck). Entries deleted meanwhile are dropped from the pending list by Redis.
-    static func reclaim(queue: String, consumer: String, minIdleMilliseconds: Int, count: Int,
-                        on redis: RedisConnection) throws -> [Entry] {
-        let reply = try redis.command(["XAUTOCLAIM", key(queue), group, consumer, String(minIdleMilliseconds), "0-0",
+    /// `XAUTOCLAIM` from `cursor`: takes over up to `count` entries another consumer has held longer than
+    /// `minIdleMilliseconds` (it crashed, or is stuck); returns them and the cursor to go on from next time (`0-0`
+    /// once the whole pending list was scanned), so a long pending list is walked, not only its head. Entries
+    /// deleted meanwhile are dropped from the pending list by Redis.
+    static func reclaim(queue: String, consumer: String, minIdleMilliseconds: Int, count: Int, cursor: String,
+                        on redis: RedisConnection) throws -> (next: String, entries: [Entry]) {
+        let reply = try redis.command(["XAUTOCLAIM", key(queue), group, consumer, String(minIdleMilliseconds), cursor,
                                        "COUNT", String(count)])
         if case .error(let message) = reply, message.hasPrefix("NOGROUP") {
             try ensureGroup(queue: queue, on: redis)
-            return []
+            return ("0-0", [])
         }
         try reply.checked()
-        guard let parts = reply.elements, parts.count >= 2, let entries = parts[1].elements else { return [] }
-        return entries.compactMap(entry)
+        guard let parts = reply.elements, parts.count >= 2, let entries = parts[1].elements else { return ("0-0", []) }
+        return (parts[0].string ?? "0-0", entries.compactMap(entry))
     }
 
     /// `XACK` + `XDEL`: the entry is done with (the job is done, failed, or no longer enqueued).

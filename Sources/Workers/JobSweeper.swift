@@ -42,7 +42,7 @@ public final class JobSweeper: Sendable {
                        try JobStream.contains(queue: queue, entry: entry, on: stream) {
                         try JobStore.touch(job.id, now: now, on: connection)
                     } else {
-                        try JobStore.requeue(job.id, now: now, on: connection)
+                        try JobStore.requeue(job.id, entry: job.entry, now: now, on: connection)
                         requeued += 1
                     }
                 }

@@ -13,7 +13,7 @@ public final class RepeatingTask: Sendable {
     public let name: String
     private let idleInterval: Double
     private let errorBackoff: Double
-    private let step: Step
+    private let step: @Sendable (RepeatingTask) throws -> Bool
     private let onError: @Sendable (any Error) -> Void
     private let state = Mutex((started: false, stopping: false))
     private let wake = DispatchSemaphore(value: 0)
@@ -21,6 +21,17 @@ public final class RepeatingTask: Sendable {
 
     public init(name: String, idleInterval: Double, errorBackoff: Double = 1,
                 onError: @escaping @Sendable (any Error) -> Void, step: @escaping Step) {
+        self.name = name
+        self.idleInterval = idleInterval
+        self.errorBackoff = errorBackoff
+        self.onError = onError
+        self.step = { _ in try step() }
+    }
+
+    /// A loop whose step is handed its task, so a long step can check `isStopping` between units of work.
+    public init(name: String, idleInterval: Double, errorBackoff: Double = 1,
+                onError: @escaping @Sendable (any Error) -> Void,
+                step: @escaping @Sendable (RepeatingTask) throws -> Bool) {
         self.name = name
         self.idleInterval = idleInterval
         self.errorBackoff = errorBackoff
@@ -45,22 +56,33 @@ public final class RepeatingTask: Sendable {
 
     /// Asks the loop to stop after its current step and waits until it has.
     public func stop() {
+        requestStop()
+        join()
+    }
+
+    /// Asks the loop to stop after its current step, without waiting (`join()` waits); a second call does nothing.
+    public func requestStop() {
         let running = state.withLock { state in
             defer { state.stopping = true }
             return state.started && !state.stopping
         }
-        guard running else { return }
-        wake.signal()
-        finished.wait()
+        if running { wake.signal() }
     }
 
-    /// Whether `stop()` was called; long steps may check it between units of work.
+    /// Waits until a loop asked to stop has finished its step (returns at once for a loop never started).
+    public func join() {
+        guard state.withLock({ $0.started }) else { return }
+        finished.wait()
+        finished.signal()  // A later `join()` returns at once too.
+    }
+
+    /// Whether `stop()` or `requestStop()` was called; long steps may check it between units of work.
     public var isStopping: Bool { state.withLock { $0.stopping } }
 
     private func run() {
         while !isStopping {
             do {
-                if try !step() { _ = wake.wait(timeout: .now() + idleInterval) }
+                if try !step(self) { _ = wake.wait(timeout: .now() + idleInterval) }
             } catch {
                 onError(error)
                 _ = wake.wait(timeout: .now() + errorBackoff)

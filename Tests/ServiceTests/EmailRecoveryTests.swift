@@ -1,4 +1,4 @@
-import API
+@testable import API
 import Domain
 import EventStore
 import Foundation
@@ -32,10 +32,10 @@ import Workers
         let consumer: JobConsumer
         let registry: JobRegistry
 
-        init(minter: (any RecoveryCodeMinter)? = RecoveryCodes(secrets: TestIdentity.secrets()), limit: RateLimit? = nil,
-             apiRedisURL: String? = nil) throws {
+        init(minter: (any RecoveryCodeMinter)? = RecoveryCodes(secrets: TestIdentity.secrets()),
+             apiRedisURL: String? = nil, returnScheme: String? = "myapp") throws {
             fixture = try TenantFixture.migrated()
-            tenant = try fixture.tenant(["--return-scheme", "myapp"])
+            tenant = try fixture.tenant(returnScheme.map { ["--return-scheme", $0] } ?? [])
             sink = try SMTPSink()
             redis = try ScratchRedis()
             let box = RecoveryTestClock()
@@ -48,9 +48,7 @@ import Workers
                     commandTimeout: 0.3)),
                 metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
                 identity: TestIdentity.secrets(), clock: clock, publicBaseURL: "https://handoff.example.com",
-                emailRecoveryLimit: limit ?? RateLimit.perWindow(
-                    name: "recovery-test-\(UInt64.random(in: 0...UInt64.max))", count: 5, seconds: 900,
-                    onFailure: .closed))
+                emailRecoveryLimit: Flow.limit)
             api = APIResponder(environment: environment)
             pool = Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: 3))
             redisPool = RedisPool(configuration: try RedisConfiguration(url: redis.url, poolSize: 3, connectTimeout: 1,
@@ -69,6 +67,15 @@ import Workers
         deinit {
             pool.close()
             redisPool.close()
+        }
+
+        /// The production limit (`Environment.defaultEmailRecoveryLimit`: rate, burst and failure policy) under a name
+        /// of this test's own, so tests sharing the Redis server do not share a budget.
+        static var limit: RateLimit {
+            let production = Environment.defaultEmailRecoveryLimit
+            return RateLimit(name: "recovery-test-\(UInt64.random(in: 0...UInt64.max))",
+                             perSecond: production.perSecond, burst: production.burst,
+                             onFailure: production.onFailure)
         }
 
         func advance(_ seconds: Double) { clock.advance(seconds) }
@@ -139,8 +146,19 @@ import Workers
     }
 
     /// The decoded text part of a raw mail.
-    static func textPart(_ raw: String) -> String {
-        let parts = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\n")
+    static func textPart(_ raw: String) -> String { part(raw, type: "text/plain") }
+
+    /// The decoded HTML part of a raw mail.
+    static func htmlPart(_ raw: String) -> String { part(raw, type: "text/html") }
+
+    /// The first code-like line of a mail's text.
+    static func code(_ text: String) -> String? {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { HandoffCode.parse($0) != nil }
+    }
+
+    static func part(_ raw: String, type: String) -> String {
+        let parts = raw.components(separatedBy: "Content-Type: \(type); charset=utf-8\r\n")
         guard parts.count > 1 else { return "" }
         let base64 = parts[1].components(separatedBy: "\r\n\r\n")[1].components(separatedBy: "\r\n--")[0]
             .replacingOccurrences(of: "\r\n", with: "")
@@ -178,6 +196,12 @@ import Workers
         let pageToken = PageToken(masterKey: TestIdentity.secrets().masterKey).seal(try #require(HandoffCode.parse(code)))
         #expect(text.contains("https://handoff.example.com/done/\(pageToken)\n"))
         #expect(text.contains("until 2027-01-18 08:00:00 UTC"))
+        // The HTML part carries the same three: the app link, the code, the page link.
+        let html = Self.htmlPart(raw)
+        #expect(html.contains(#"<html lang="en">"#))
+        #expect(html.contains(#"<a href="myapp://handoff?code=\#(code)">Open in the app</a>"#))
+        #expect(html.contains("<strong>\(code)</strong>"))
+        #expect(html.contains(#"<a href="https://handoff.example.com/done/\#(pageToken)">"#))
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 1)
         let sent = try flow.fixture.ownerConnection().query(
             "SELECT data->>'guid' AS guid FROM events WHERE event_type = 'RecoveryMailSent'").rows[0].string("guid")
@@ -198,8 +222,44 @@ import Workers
         let later = flow.sink.messages()
         #expect(later.count == 2)
         #expect(Self.subject(later.last ?? "") == "Ваша покупка: откройте её в приложении")
+        let russian = Self.textPart(later.last ?? "")
+        let russianCode = try #require(Self.code(russian))
+        #expect(russian.contains("Откройте эту ссылку на телефоне, где установлено приложение:\n"
+            + "myapp://handoff?code=\(russianCode)\n"))
+        #expect(russian.contains("Или введите этот код в приложении:\n\n    \(russianCode)\n"))
+        #expect(russian.contains("Страница вашей покупки:\nhttps://handoff.example.com/done/"))
+        #expect(russian.contains("Код действует один раз, до "))
+        let russianHTML = Self.htmlPart(later.last ?? "")
+        #expect(russianHTML.contains(#"<html lang="ru">"#))
+        #expect(russianHTML.contains(#"<a href="myapp://handoff?code=\#(russianCode)">Открыть в приложении</a>"#))
         #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 2)
         #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 3)
+    }
+
+    @Test func aProjectWithoutAReturnSchemeGetsAMailWithoutAnAppLink() throws {
+        let flow = try Flow(returnScheme: nil)
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
+        try flow.work(jobs: 1)
+        let mail = try #require(flow.sink.messages().first)
+        let text = Self.textPart(mail)
+        let html = Self.htmlPart(mail)
+        let code = try #require(Self.code(text))
+        #expect(!text.contains("handoff?code=") && !text.contains("Open this link"))
+        #expect(!html.contains("handoff?code=") && !html.contains("Open in the app"))
+        #expect(text.contains("Or enter this code in the app:\n\n    \(code)\n"))
+        #expect(html.contains("<strong>\(code)</strong>"))
+        #expect(text.contains("Your purchase page:\nhttps://handoff.example.com/done/"))
+    }
+
+    @Test(arguments: [
+        (nil, "en"), ("", "en"), ("ru", "ru"), ("RU", "ru"), ("ru-RU,ru;q=0.9,en;q=0.8", "ru"),
+        ("en-US,en;q=0.9,ru;q=0.8", "en"), ("en;q=0.5,ru;q=0.8", "ru"), ("ru;q=0.5,en", "en"),
+        ("ru;q=0.7,en;q=0.7", "ru"), ("en;q=0.7,ru;q=0.7", "en"), ("de-DE,de;q=0.9", "en"), ("fr,ru;q=0.3", "ru"),
+        ("ru;q=0", "en"), ("ru;q=0,en;q=0", "en"), ("ru;q=bad,en;q=0.1", "en"),
+    ] as [(String?, String)])
+    func acceptLanguagePicksRussianOnlyWhenPreferredOverEnglish(header: String?, expected: String) {
+        #expect(EmailRecoveryHandler.language(header) == expected)
     }
 
     @Test func anUnknownAddressAndAnUnknownProjectGet204AndNoMail() throws {
@@ -221,6 +281,51 @@ import Workers
         let clear = try flow.fixture.ownerConnection().query(
             "SELECT count(*) AS n FROM events WHERE data::text ILIKE '%stranger@example.com%'").rows[0].int("n")
         #expect(clear == 0)
+    }
+
+    @Test func anotherOrganizationsProjectWithThisBuyersAddressGets204AndNoMail() throws {
+        let flow = try Flow()
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        let other = try flow.fixture.tenant(["--return-scheme", "otherapp"])
+        let response = flow.request(flow.body(email: "buyer@example.com", project: other.project))
+        #expect(response.status == 204 && response.body.isEmpty)
+        try flow.work(jobs: 1)
+        #expect(flow.sink.messages().isEmpty)
+        let job = try #require(try flow.jobs().first)
+        #expect(job.state == .done)
+        #expect(job.orgId?.uuidString.lowercased() == other.org.lowercased())
+        #expect(job.outcome == "skipped: no buyer with a payment has this address")
+        #expect(try flow.events("EmailRecoveryRequested", org: other.org) == 1)
+        #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 0)
+        #expect(try flow.events("RecoveryMailSent", org: other.org) == 0)
+        #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 0)
+        #expect(try flow.fixture.ownerConnection().query(
+            "SELECT count(*) AS n FROM handoff_codes WHERE source = 'recovery'").rows[0].int("n") == 0)
+    }
+
+    @Test func anErasedAddressIsRecordedWithAPlaceholderLikeAnyRequestAndGetsNoMail() throws {
+        let flow = try Flow()
+        _ = try flow.buyerWithPayment(email: "buyer@example.com")
+        let org = try #require(UUID(uuidString: flow.tenant.org))
+        let subject = RecoveryStreams.emailSubject(
+            emailHash: LookupHash.email("buyer@example.com", pepper: TestIdentity.secrets().lookupPepper))
+        let keys = SubjectKeys(masterKey: TestIdentity.secrets().masterKey)
+        let owner = try flow.fixture.ownerConnection()
+        defer { owner.close() }
+        try keys.destroy(org: org, subject: subject, on: owner)
+
+        let response = flow.request(flow.body(email: "buyer@example.com"))
+        #expect(response.status == 204 && response.body.isEmpty)
+        // The same work as for a live address: one event appended, its address a placeholder that reads as erased.
+        #expect(try flow.events("EmailRecoveryRequested", org: flow.tenant.org) == 1)
+        let text = try #require(try owner.query("SELECT data->>'email' AS email FROM events "
+            + "WHERE event_type = 'EmailRecoveryRequested'").rows.first).string("email")
+        let sealed = try #require(SealedValue(text))
+        #expect(try keys.reveal(sealed, field: .email, org: org, subject: subject, on: owner) == .erased)
+        try flow.work(jobs: 1)
+        #expect(flow.sink.messages().isEmpty)
+        #expect(try flow.jobs().map(\.outcome) == ["skipped: the address was erased"])
+        #expect(try flow.events("RecoveryMailSent", org: flow.tenant.org) == 0)
     }
 
     @Test func withoutIdentitySecretsOnTheWorkerAKnownBuyersJobGoesDeadAndSendsNothing() throws {
@@ -282,6 +387,65 @@ import Workers
         #expect(jsonObject(after)["guid"] as? String == guid)
     }
 
+    /// base64url, as `handoff` reads its secrets from the environment.
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    @Test func aHandoffWorkProcessDispatchesRelaysAndMailsARecoveryWhoseCodeResolves() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant(["--return-scheme", "myapp"])
+        let api = try fixture.responder(publicBaseURL: "https://handoff.example.com")
+        let user = api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: tenant.key,
+                                              body: #"{"email":"buyer@example.com"}"#))
+        let guid = try #require(jsonObject(user)["guid"] as? String)
+        let paid = api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: tenant.key,
+                                              body: PaymentTests.body(guid: guid, paymentId: "pi_1")))
+        #expect(paid.status == 200, "\(bodyText(paid))")
+        let sink = try SMTPSink()
+        let redis = try ScratchRedis()
+        // The identity secrets of the in-process API (`TestIdentity`), so the worker's code resolves there.
+        let secrets = TestIdentity.secrets()
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "DATABASE_URL": fixture.database.appURL, "REDIS_URL": redis.url, "SMTP_URL": sink.url,
+            "MAIL_FROM": "noreply@handoff.test", "PUBLIC_BASE_URL": "https://handoff.example.com",
+            "HANDOFF_MASTER_KEY": Self.base64URL(secrets.masterKey),
+            "HANDOFF_LOOKUP_PEPPER": Self.base64URL(secrets.lookupPepper),
+            "HANDOFF_PASS_KEYS": "old1:" + Self.base64URL(TestIdentity.oldPassKey),
+            "LOG_LEVEL": "warning", "WORK_THREADS": "1", "JOB_VISIBILITY_TIMEOUT_SECONDS": "30",
+        ]) { $1 }
+        let worker = try ChildProcess([try HandoffBinary.path(), "work", "--only", "dispatcher,relay,mail"],
+                                      environment: environment)
+        let ip = "203.0.113.\(Int.random(in: 1...254))"
+        let response = api.respond(to: Request(
+            method: .post, path: Self.path, query: [:], headers: Headers([("Content-Type", "application/json")]),
+            body: Array(#"{"projectId":"\#(tenant.project)","email":"buyer@example.com"}"#.utf8), clientIP: ip,
+            remoteAddress: ip))
+        #expect(response.status == 204)
+        var mails: [String] = []
+        let deadline = Date().addingTimeInterval(120)
+        while mails.isEmpty && Date() < deadline {
+            usleep(100_000)
+            mails = sink.messages()
+        }
+        worker.signal(SIGTERM)
+        #expect(try worker.wait(timeout: 60) == .exited(0), "\(worker.output())")
+        let mail = try #require(mails.first, "no mail within 120 s: \(worker.output())")
+        #expect(mails.count == 1)
+        #expect(mail.contains("\r\nTo: buyer@example.com\r\n"))
+        let text = Self.textPart(mail)
+        let code = try #require(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { HandoffCode.parse($0) != nil })
+        #expect(text.contains("myapp://handoff?code=\(code)\n"))
+        let resolved = ResolveTests.resolve(api, code, ip: ip)
+        #expect(resolved.status == 200, "\(bodyText(resolved))")
+        let data = jsonObject(resolved)["data"] as? [String: Any]
+        #expect(data?["guid"] as? String == guid && data?["projectId"] as? String == tenant.project)
+        #expect(try fixture.ownerConnection().query(
+            "SELECT count(*) AS n FROM events WHERE event_type = 'RecoveryMailSent'").rows[0].int("n") == 1)
+    }
+
     @Test func malformedBodiesAre400NamingTheFieldAndAnOversizedOneIs413() throws {
         let flow = try Flow()
         let cases: [(String, String)] = [
@@ -312,6 +476,9 @@ import Workers
     }
 
     @Test func theSixthRequestFromOneIPWithin15MinutesIs429() throws {
+        // The limit the API really uses: 5 per 15 minutes per IP, failing closed.
+        #expect(Environment.defaultEmailRecoveryLimit
+                == RateLimit.perWindow(name: "email-recovery", count: 5, seconds: 900, onFailure: .closed))
         let flow = try Flow()
         for _ in 0..<5 {
             #expect(flow.request(flow.body(email: "someone@example.com"), ip: "198.51.100.77").status == 204)

@@ -70,10 +70,10 @@ final class JobFixture: @unchecked Sendable {
     }
 
     /// `handoff work <arguments>` against this database and Redis.
-    func worker(_ arguments: [String], visibilityTimeout: Int = 2) throws -> ChildProcess {
+    func worker(_ arguments: [String], visibilityTimeout: Int = 2, threads: Int = 2) throws -> ChildProcess {
         let environment = ProcessInfo.processInfo.environment.merging([
             "DATABASE_URL": database.appURL, "REDIS_URL": redis.url, "LOG_LEVEL": "warning",
-            "WORK_THREADS": "2", "JOB_VISIBILITY_TIMEOUT_SECONDS": String(visibilityTimeout),
+            "WORK_THREADS": String(threads), "JOB_VISIBILITY_TIMEOUT_SECONDS": String(visibilityTimeout),
         ]) { $1 }
         return try ChildProcess([try HandoffBinary.path(), "work"] + arguments, environment: environment)
     }
