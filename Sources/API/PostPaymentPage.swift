@@ -154,23 +154,8 @@ public enum PostPaymentPage {
         ])
     }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` as character references: safe in element content and quoted
-    /// attribute values.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// HTML-escapes `text` (`HTMLText.escape`).
+    public static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// `sha256-<base64>` of `source` as CSP wants it.
     static func hashSource(_ source: String) -> String {

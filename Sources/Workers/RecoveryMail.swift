@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// The words of a recovery mail, in English or Russian: subject, plain text and HTML with the return link (when the
@@ -56,19 +57,6 @@ public struct RecoveryMail: Sendable, Equatable {
         expires: "Код действует один раз, до ",
         ignore: "Если вы ничего не просили, просто проигнорируйте это письмо.")
 
-    /// `&`, `<`, `>`, `"` and `'` as HTML entities.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// HTML-escapes `text` (`HTMLText.escape`).
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 }
