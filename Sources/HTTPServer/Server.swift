@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: an internal epoll loop on each of `threadCount` pool threads, which
+/// An HTTP/1.1 server on libmicrohttpd: an internal poll() loop on each of `threadCount` pool threads, which
 /// also run the responder.
 ///
 /// A request is answered only once it has fully arrived, so connections stay alive between requests.
@@ -70,7 +70,11 @@ public final class Server: Sendable {
             guard case .idle = phase else { throw .alreadyStarted }
             let (fd, port) = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             let context = Unmanaged.passRetained(ServerContext(responder: responder, proxyTrust: proxyTrust))
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            // poll(), not epoll: in libmicrohttpd 0.9.75, MHD_quiesce_daemon on an epoll thread pool races a worker
+            // that removes the listen socket from its epoll set first, and then aborts the process ("Failed to remove
+            // listen FD from epoll set", seen in CI while a server drained). With poll, quiescing only flags the
+            // workers and wakes them through the ITC; nothing can fail.
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
             if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
             let handle = handoff_mhd_start(
                 flags, fd,
