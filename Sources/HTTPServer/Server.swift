@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: an internal poll() loop on each of `threadCount` pool threads, which
-/// also run the responder.
+/// An HTTP/1.1 server on libmicrohttpd: an internal epoll loop on each of `threadCount` pool threads, which
+/// also run the responder; one thread of the server's own accepts connections and hands them to the pool.
 ///
 /// A request is answered only once it has fully arrived, so connections stay alive between requests.
 /// Lifecycle: `start()` once, then `stop(drainTimeout:)` once; a stopped server cannot be restarted.
@@ -22,12 +22,12 @@ public final class Server: Sendable {
     /// The daemon and what must outlive it; only touched under `phase`'s lock.
     private final class Daemon: @unchecked Sendable {
         let handle: OpaquePointer
-        let listenSocket: Int32
+        let acceptor: Acceptor
         let context: Unmanaged<ServerContext>
 
-        init(handle: OpaquePointer, listenSocket: Int32, context: Unmanaged<ServerContext>) {
+        init(handle: OpaquePointer, acceptor: Acceptor, context: Unmanaged<ServerContext>) {
             self.handle = handle
-            self.listenSocket = listenSocket
+            self.acceptor = acceptor
             self.context = context
         }
     }
@@ -70,14 +70,15 @@ public final class Server: Sendable {
             guard case .idle = phase else { throw .alreadyStarted }
             let (fd, port) = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             let context = Unmanaged.passRetained(ServerContext(responder: responder, proxyTrust: proxyTrust))
-            // poll(), not epoll: in libmicrohttpd 0.9.75, MHD_quiesce_daemon on an epoll thread pool races a worker
-            // that removes the listen socket from its epoll set first, and then aborts the process ("Failed to remove
-            // listen FD from epoll set", seen in CI while a server drained). With poll, quiescing only flags the
-            // workers and wakes them through the ITC; nothing can fail.
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+            // No listen socket inside libmicrohttpd: `Acceptor` accepts and hands sockets over with
+            // MHD_add_connection. Stopping then closes our socket and never calls MHD_quiesce_daemon, which in 0.9.75
+            // races an epoll pool worker removing the listen socket first and aborts the process ("Failed to remove
+            // listen FD from epoll set", seen in CI while a server drained).
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_USE_NO_LISTEN_SOCKET.rawValue
             if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
             let handle = handoff_mhd_start(
-                flags, fd,
+                flags, -1,
                 UInt32(configuration.threadCount),
                 UInt32(clamping: configuration.connectionTimeout),
                 UInt32(clamping: configuration.connectionLimit),
@@ -92,7 +93,9 @@ public final class Server: Sendable {
             }
             boundPort.store(port, ordering: .relaxed)
             liveContext.withLock { $0 = context.takeUnretainedValue() }
-            phase = .running(Daemon(handle: handle, listenSocket: fd, context: context))
+            let acceptor = Acceptor(listenSocket: fd, daemon: handle)
+            acceptor.start()
+            phase = .running(Daemon(handle: handle, acceptor: acceptor, context: context))
         }
     }
 
@@ -118,17 +121,14 @@ public final class Server: Sendable {
             return daemon
         }
         guard let daemon else { return }
-        let listenSocket = MHD_quiesce_daemon(daemon.handle)
-        // The socket stays open until MHD_stop_daemon (a pool thread may still hold it), but it stops
-        // listening now, so new connections are refused instead of waiting in the backlog.
-        if listenSocket >= 0 { shutdown(listenSocket, Int32(SHUT_RDWR)) }
+        // Refuse new connections at once: the accept thread ends and the listening socket is closed.
+        daemon.acceptor.stop()
         let context = daemon.context.takeUnretainedValue()
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(max(0, drainTimeout) * 1000)))
         while context.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         MHD_stop_daemon(daemon.handle)
-        if listenSocket >= 0 { close(listenSocket) }
         liveContext.withLock { $0 = nil }
         daemon.context.release()
     }

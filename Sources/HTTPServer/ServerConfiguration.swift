@@ -4,7 +4,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The TCP port; 0 picks a free one (read it back from `Server.port`).
     public var port: Int
-    /// Threads in libmicrohttpd's pool; each runs a poll() loop and the responder. At least 1.
+    /// Threads in libmicrohttpd's pool; each runs an epoll loop and the responder. At least 1.
     public var threadCount: Int
     /// Seconds a connection may stay silent (idle keep-alive, or stalled mid-request) before it is closed.
     public var connectionTimeout: Int
