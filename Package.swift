@@ -93,7 +93,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "Service", "API", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
-                "Telemetry", "TestSupport", "Workers",
+                "Telemetry", "TestSupport", "Workers", "Crypto",
             ],
             swiftSettings: strict
         ),

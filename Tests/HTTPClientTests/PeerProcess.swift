@@ -1,6 +1,10 @@
 import Foundation
+import TestSupport
 
-/// A Python peer (HTTP receiver or SMTP sink) running for one test; terminated in `deinit`.
+/// A Python peer (HTTP receiver or SMTP sink) running for one test; killed when released (`ChildProcess`).
+///
+/// Started with TestSupport's `ChildProcess` (posix_spawn, a clean signal mask): Foundation's `Process` was seen to
+/// hang under parallel tests.
 final class PeerProcess: @unchecked Sendable {
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
@@ -10,33 +14,17 @@ final class PeerProcess: @unchecked Sendable {
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    private let process = Process()
+    private let child: ChildProcess
 
     /// Runs `/usr/bin/python3 <repository root>/<script> arguments…` and waits until it prints "listening".
     init(script: String, arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.repositoryRoot + "/" + script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var printed = Data()
-        while !String(decoding: printed, as: UTF8.self).contains("listening") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                process.waitUntilExit()
-                let status = process.terminationStatus
-                throw StartFailure(description: "\(script) exited before listening (status \(status))")
+        child = try ChildProcess(["/usr/bin/python3", Self.repositoryRoot + "/" + script] + arguments)
+        let deadline = Date().addingTimeInterval(30)
+        while !child.output().contains("listening") {
+            guard Date() < deadline else {
+                throw StartFailure(description: "\(script) did not print \"listening\" within 30 s: \(child.output())")
             }
-            printed += chunk
+            usleep(20_000)
         }
-    }
-
-    /// SIGTERM, then SIGKILL if the peer has not exited within two seconds.
-    deinit {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<40 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }

@@ -76,16 +76,10 @@ import TestSupport
         let folder = try TestEnvironment.scratchFolder() + "/redis-unix-\(UInt32.random(in: 0 ... .max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let socket = folder + "/redis.sock"
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["redis-server", "--port", "0", "--unixsocket", socket, "--dir", folder,
-                            "--save", "", "--appendonly", "no"]
-        server.standardOutput = FileHandle.nullDevice
-        try server.run()
-        defer {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
+        // ChildProcess kills and reaps the server when released at the end of this test.
+        let server = try ChildProcess(["redis-server", "--port", "0", "--unixsocket", socket, "--dir", folder,
+                                       "--save", "", "--appendonly", "no"])
+        defer { withExtendedLifetime(server) {} }
         let configuration = try RedisConfiguration(url: "unix://\(socket)?db=2")
         var connection: RedisConnection?
         for _ in 0..<100 where connection == nil {

@@ -66,16 +66,10 @@ import TestSupport
             #expect(down?.kind == .connectFailed)
             #expect(pool.stats.open == 0)
 
-            let second = Process()
-            second.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            second.arguments = ["redis-server", "--bind", "127.0.0.1", "--port", "\(first.port)", "--save", "",
-                                "--appendonly", "no"]
-            second.standardOutput = FileHandle.nullDevice
-            try second.run()
-            defer {
-                kill(second.processIdentifier, SIGKILL)
-                second.waitUntilExit()
-            }
+            // ChildProcess kills and reaps the server when released at the end of this scope.
+            let second = try ChildProcess(["redis-server", "--bind", "127.0.0.1", "--port", "\(first.port)",
+                                           "--save", "", "--appendonly", "no"])
+            defer { withExtendedLifetime(second) {} }
             var reply: RedisReply?
             for _ in 0..<100 where reply == nil {
                 reply = try? pool.command(["PING"])
