@@ -208,4 +208,20 @@ import Testing
         #expect(try store.readHistory(org: org).count == 1)
         #expect(try AuditVerifier.verify(org: org, on: fixture.appConnection()) == [])
     }
+
+    /// The values a caller supplies that `events`' CHECK constraints used to guard (migration 0012 moved them into
+    /// `event_append`): each refusal fails the whole call, with check_violation, and records nothing.
+    @Test(arguments: [("", "Recorded", 1), ("stream", "", 1), ("stream", "Recorded", 0)])
+    func anEmptyStreamOrTypeOrASchemaVersionBelowOneIsRefused(stream: String, type: String, schemaVersion: Int) throws {
+        let fixture = try Fixture.migrated()
+        let store = fixture.store()
+        let org = UUID()
+        let event = NewEvent(type: type, schemaVersion: schemaVersion, data: .object(["n": .integer(1)]))
+        let error = #expect(throws: PostgresError.self) {
+            try store.append(org: org, stream: stream, expectedVersion: .any, events: [event], metadata: testMetadata)
+        }
+        #expect(error?.sqlState == "23514")
+        #expect(error?.message.contains("stream_id and event_type must not be empty") == true)
+        #expect(try store.readHistory(org: org).isEmpty)
+    }
 }
