@@ -10,7 +10,7 @@ struct AppendCommand: Sendable {
     var metadata: EventMetadata
 }
 
-/// The append as one statement: `SELECT … FROM event_append(…)` (migration 0009) for one or more commands of one
+/// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands of one
 /// or more orgs. Per org (in ascending order, so that concurrent statements cannot deadlock) it locks the counter
 /// row, checks each command's expected version, inserts the events of the commands that pass with consecutive
 /// `org_seq` and their hashes, and moves the counter row — one round trip for the whole batch.

@@ -100,7 +100,7 @@ public enum EventChain {
 /// stream_version ‖ end`, integers in plain decimal and `recorded_at` in its canonical form, which needs no JSON
 /// escaping (digits, `-`, `:`, `.`, `T`, `Z`), so the quotes around it are part of `afterSeq` and `afterTime`.
 ///
-/// The `event_append` SQL function (migration 0009) concatenates exactly these pieces with the values it reads
+/// The `event_append` SQL function (migrations 0009, 0012) concatenates exactly these pieces with the values it reads
 /// under the lock and hashes the UTF-8 of the result.
 public struct CanonicalTemplate: Sendable, Equatable {
     public let head: String
