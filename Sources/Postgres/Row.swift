@@ -3,13 +3,25 @@ public struct Row: Sendable {
     /// Column names and their positions, shared by all rows of one result.
     final class Layout: Sendable {
         let names: [String]
-        let positions: [String: Int]
+        /// Name to position, only for wide results: building a dictionary for every result cost more than a linear
+        /// scan of a few names (callgrind, bench/append).
+        private let positions: [String: Int]?
 
         init(names: [String]) {
             self.names = names
+            guard names.count > 16 else {
+                positions = nil
+                return
+            }
             var positions: [String: Int] = [:]
             for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
             self.positions = positions
+        }
+
+        /// The position of the first column named `name`.
+        func position(of name: String) -> Int? {
+            if let positions { return positions[name] }
+            return names.firstIndex(of: name)
         }
     }
 
@@ -28,7 +40,7 @@ public struct Row: Sendable {
     /// The text value of `column`; nil when it is NULL or there is no such column
     /// (the first one wins when several share the name).
     public subscript(_ column: String) -> String? {
-        guard let index = layout.positions[column] else { return nil }
+        guard let index = layout.position(of: column) else { return nil }
         return values[index]
     }
 
@@ -42,7 +54,7 @@ public struct Row: Sendable {
 
     /// The text value of `column`; throws when it is NULL or missing.
     public func string(_ column: String) throws -> String {
-        guard let index = layout.positions[column] else { throw Self.decodingError("no column \"\(column)\"") }
+        guard let index = layout.position(of: column) else { throw Self.decodingError("no column \"\(column)\"") }
         guard let value = values[index] else { throw Self.decodingError("column \"\(column)\" is NULL") }
         return value
     }
