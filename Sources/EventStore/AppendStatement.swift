@@ -36,49 +36,55 @@ enum AppendStatement {
     static func run(
         _ given: [AppendCommand], on connection: Connection
     ) throws -> [Result<[RecordedEvent], EventStoreError>] {
-        // Each org's text once: ascending text order is Postgres's uuid order (bytewise).
-        let orgTexts = given.map { EventChain.text(of: $0.org) }
+        // Postgres orders uuids by their bytes.
         let order = given.indices.sorted { left, right in
-            orgTexts[left] != orgTexts[right] ? orgTexts[left] < orgTexts[right] : left < right
+            let ordering = withUnsafeBytes(of: given[left].org.uuid) { leftBytes in
+                withUnsafeBytes(of: given[right].org.uuid) { memcmp(leftBytes.baseAddress!, $0.baseAddress!, 16) }
+            }
+            return ordering != 0 ? ordering < 0 : left < right
         }
         let commands = order.map { given[$0] }
-        var orgs: [String?] = []
-        var streams: [String?] = [], expected: [String?] = [], chained: [String?] = [], eventIds: [String?] = []
-        var types: [String?] = [], schemaVersions: [String?] = [], data: [String?] = [], metadata: [String?] = []
-        var heads: [String?] = [], afterSeqs: [String?] = [], afterTimes: [String?] = [], ends: [String?] = []
+        var orgs = PostgresArray(.uuid), streams = PostgresArray(.text), expected = PostgresArray(.bigint)
+        var chained = PostgresArray(.boolean), eventIds = PostgresArray(.uuid), types = PostgresArray(.text)
+        var schemaVersions = PostgresArray(.integer), data = PostgresArray(.jsonb), metadata = PostgresArray(.jsonb)
+        var heads = PostgresArray(.text), afterSeqs = PostgresArray(.text), afterTimes = PostgresArray(.text)
+        var ends = PostgresArray(.text)
         var metadataTexts: [EventJSON] = []
-        for (command, position) in zip(commands, order) {
+        var eventCount = 0
+        for command in commands {
             let metadataJSON = command.metadata.json
             let metadataText = metadataJSON.canonicalText
             metadataTexts.append(metadataJSON)
-            let orgText = orgTexts[position]
             for (offset, event) in command.events.enumerated() {
                 let dataText = event.data.canonicalText
                 let template = EventChain.canonicalTemplate(
                     orgId: command.org, streamId: command.stream, eventId: event.eventId, eventType: event.eventType,
                     schemaVersion: event.schemaVersion, dataText: dataText, metadataText: metadataText)
-                orgs.append(orgText)
+                orgs.append(command.org)
                 streams.append(command.stream)
-                expected.append(command.expectedVersion.required.map { String($0 + offset) })
-                chained.append(offset > 0 ? "t" : "f")
-                eventIds.append(EventChain.text(of: event.eventId))
+                if let required = command.expectedVersion.required {
+                    expected.append(required + offset)
+                } else {
+                    expected.appendNull()
+                }
+                chained.append(offset > 0)
+                eventIds.append(event.eventId)
                 types.append(event.eventType)
-                schemaVersions.append(String(event.schemaVersion))
+                schemaVersions.append(event.schemaVersion)
                 data.append(dataText)
                 metadata.append(metadataText)
                 heads.append(template.head)
                 afterSeqs.append(template.afterSeq)
                 afterTimes.append(template.afterTime)
                 ends.append(template.end)
+                eventCount += 1
             }
         }
         let rows: [Row]
         do {
-            rows = try connection.queryPrepared(sql, [
-                array(orgs), array(streams), array(expected), array(chained), array(eventIds), array(types),
-                array(schemaVersions), array(data), array(metadata), array(heads), array(afterSeqs),
-                array(afterTimes), array(ends),
-            ]).rows
+            rows = try connection.queryPrepared(sql, [orgs, streams, expected, chained, eventIds, types, schemaVersions,
+                                                      data, metadata, heads, afterSeqs, afterTimes, ends].map(\PostgresArray.value))
+                .rows
         } catch let error as PostgresError where error.kind == .uniqueViolation && commands.count == 1 {
             let command = commands[0]
             switch error.constraint {
@@ -91,8 +97,8 @@ enum AppendStatement {
                 throw error
             }
         }
-        guard rows.count == streams.count else {
-            throw EventStoreError.malformedRow("event_append answered \(rows.count) rows for \(streams.count) events")
+        guard rows.count == eventCount else {
+            throw EventStoreError.malformedRow("event_append answered \(rows.count) rows for \(eventCount) events")
         }
         var results: [Result<[RecordedEvent], EventStoreError>] = []
         var index = 0
@@ -122,35 +128,5 @@ enum AppendStatement {
         var inGivenOrder = results
         for (position, index) in order.enumerated() { inGivenOrder[index] = results[position] }
         return inGivenOrder
-    }
-
-    /// A Postgres array literal of text elements (`NULL` for nil), each quoted with `\` and `"` escaped, which the
-    /// server casts to the parameter's array type. Built in one buffer of the final size, copying the runs between
-    /// escaped bytes whole.
-    static func array(_ elements: [String?]) -> PostgresValue {
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) * 2 + 3 })
-        bytes.append(UInt8(ascii: "{"))
-        for (position, element) in elements.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard var element else {
-                bytes.append(contentsOf: "NULL".utf8)
-                continue
-            }
-            bytes.append(quote)
-            element.withUTF8 { utf8 in
-                var start = 0
-                for index in utf8.indices where utf8[index] == quote || utf8[index] == backslash {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    bytes.append(backslash)
-                    start = index
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            }
-            bytes.append(quote)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return .text(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// one thread at a time; `Pool` guarantees that for the connections it hands out. After a `.connectionLost`
 /// error the connection is broken for good (`isBroken`): drop it and open another.
 public final class Connection: @unchecked Sendable {
-    /// libpq's `bytea` type OID: binary parameters are declared with it.
+    /// libpq's `bytea` type OID: `.bytea` parameters are declared with it.
     private static let byteaOID: Oid = 17
     /// Beyond this many distinct SQL texts, `queryPrepared` stops preparing and runs them unprepared.
     private static let preparedStatementLimit = 512
@@ -94,7 +94,7 @@ public final class Connection: @unchecked Sendable {
     /// Like `query`, but prepares the statement on first use and reuses it afterwards on this connection.
     ///
     /// The cache is keyed by the SQL text; parameter types are fixed by the first call (text parameters are
-    /// left for the server to infer, `bytea` ones are declared `bytea`). Use it for hot, fixed SQL.
+    /// left for the server to infer, `bytea` and binary ones are declared with their type). Use it for hot, fixed SQL.
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws -> QueryResult {
         if let name = preparedStatements[sql] {
@@ -242,6 +242,18 @@ public final class Connection: @unchecked Sendable {
         var lengths: [Int32] = []
         var formats: [Int32] = []
         defer { buffers.forEach { free($0) } }
+        func appendBinary(_ bytes: [UInt8], type: Oid, index: Int) throws {
+            guard bytes.count <= Int(Int32.max), let raw = malloc(max(1, bytes.count)) else {
+                throw PostgresError(kind: .other, message: "binary parameter $\(index + 1) is too large")
+            }
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { raw.copyMemory(from: base, byteCount: source.count) }
+            }
+            types.append(type)
+            buffers.append(raw.assumingMemoryBound(to: CChar.self))
+            lengths.append(Int32(bytes.count))
+            formats.append(1)
+        }
         for (index, parameter) in parameters.enumerated() {
             switch parameter {
             case .null:
@@ -274,16 +286,9 @@ public final class Connection: @unchecked Sendable {
                 lengths.append(0)
                 formats.append(0)
             case .bytea(let bytes):
-                guard bytes.count <= Int(Int32.max), let raw = malloc(max(1, bytes.count)) else {
-                    throw PostgresError(kind: .other, message: "bytea parameter $\(index + 1) is too large")
-                }
-                bytes.withUnsafeBytes { source in
-                    if let base = source.baseAddress { raw.copyMemory(from: base, byteCount: source.count) }
-                }
-                types.append(byteaOID)
-                buffers.append(raw.assumingMemoryBound(to: CChar.self))
-                lengths.append(Int32(bytes.count))
-                formats.append(1)
+                try appendBinary(bytes, type: byteaOID, index: index)
+            case .binary(let type, let bytes):
+                try appendBinary(bytes, type: type, index: index)
             }
         }
         let values = buffers.map { $0.map { UnsafePointer($0) } }

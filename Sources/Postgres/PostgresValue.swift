@@ -1,4 +1,5 @@
-/// A query parameter: SQL NULL, text (sent in text format) or raw bytes (sent as binary `bytea`).
+/// A query parameter: SQL NULL, text (sent in text format), raw bytes (sent as binary `bytea`) or a value in the
+/// binary format of a given type (`PostgresArray` makes arrays).
 ///
 /// Values travel separately from the SQL text, so nothing in them is ever parsed as SQL.
 public enum PostgresValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
@@ -11,6 +12,9 @@ public enum PostgresValue: Sendable, Equatable, ExpressibleByStringLiteral, Expr
     case text(String)
     /// Raw bytes for a `bytea` parameter, sent in binary format; any byte values, NUL included.
     case bytea([UInt8])
+    /// `bytes` in Postgres's binary format of the type `typeOID`, declared with that type when the statement is
+    /// prepared; the server's receive function of the type checks them.
+    case binary(typeOID: UInt32, bytes: [UInt8])
 
     /// Creates a text value from a string literal.
     public init(stringLiteral value: String) { self = .text(value) }
