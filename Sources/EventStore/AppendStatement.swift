@@ -10,10 +10,11 @@ struct AppendCommand: Sendable {
     var metadata: EventMetadata
 }
 
-/// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands of one
-/// or more orgs. Per org (in ascending order, so that concurrent statements cannot deadlock) it locks the counter
-/// row, checks each command's expected version, inserts the events of the commands that pass with consecutive
-/// `org_seq` and their hashes, and moves the counter row — one round trip for the whole batch.
+/// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands of
+/// one or more orgs. Per org (in ascending order, so that concurrent statements cannot deadlock) it locks the
+/// counter row, checks each command's expected version, inserts the events of the commands that pass with
+/// consecutive `org_seq` and their hashes, and moves the counter row — one round trip for the whole batch. The
+/// thirteen arguments travel as binary arrays (`PostgresArray`): nothing to escape here, no literal to parse there.
 ///
 /// The hash is computed by Postgres from `EventChain.canonicalTemplate` pieces made here, so the canonical form has
 /// one implementation (Swift) and Postgres only fills in `org_seq`, `recorded_at` and `stream_version`.
@@ -82,9 +83,9 @@ enum AppendStatement {
         }
         let rows: [Row]
         do {
-            rows = try connection.queryPrepared(sql, [orgs, streams, expected, chained, eventIds, types, schemaVersions,
-                                                      data, metadata, heads, afterSeqs, afterTimes, ends].map(\PostgresArray.value))
-                .rows
+            let arguments = [orgs, streams, expected, chained, eventIds, types, schemaVersions, data, metadata, heads,
+                             afterSeqs, afterTimes, ends]
+            rows = try connection.queryPrepared(sql, arguments.map(\.value)).rows
         } catch let error as PostgresError where error.kind == .uniqueViolation && commands.count == 1 {
             let command = commands[0]
             switch error.constraint {
