@@ -31,7 +31,8 @@ public struct EventTransaction {
 
     /// Appends `events` to `stream` in this transaction and runs the inline projections on them.
     ///
-    /// One statement (`AppendStatement`, the `event_append` function of migrations 0009 and 0012), after the decider's reads:
+    /// One statement (`AppendStatement`, the `event_append` function of migrations 0009 and 0012), after the
+    /// decider's reads:
     /// 1. locks the org's counter row (creating it at `last_seq` 0 for a new org);
     /// 2. checks the stream is at the expected version (for `.any` reads it), under the lock, so the check is final;
     /// 3. inserts the events with `org_seq` last+1…, `stream_version` version+1…, the database clock read after
