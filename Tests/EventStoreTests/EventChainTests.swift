@@ -93,3 +93,24 @@ import Testing
         #expect(Subscription.lockKey(name: "mailer") != Subscription.lockKey(name: "relay"))
     }
 }
+
+/// `NewEvent.makeId`: time-ordered event ids (UUID version 7).
+@Suite struct EventIdTests {
+    @Test func idsCarryVersion7TheVariantAndTheMillisecondsFirst() {
+        let now = Date(timeIntervalSince1970: 1_764_547_200.123)  // 2025-12-01T00:00:00.123Z
+        let id = NewEvent.makeId(now: now).uuid
+        let milliseconds = [id.0, id.1, id.2, id.3, id.4, id.5].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(milliseconds == 1_764_547_200_123)
+        #expect(id.6 >> 4 == 7)
+        #expect(id.8 >> 6 == 0b10)
+    }
+
+    @Test func laterIdsSortAfterEarlierOnesAndNoneRepeat() {
+        let start = Date()
+        let ids = (0..<1000).map { NewEvent.makeId(now: start.addingTimeInterval(Double($0) / 1000)) }
+        let texts = ids.map { $0.uuidString.lowercased() }
+        #expect(texts == texts.sorted())
+        #expect(Set(ids).count == ids.count)
+        #expect(NewEvent(type: "Recorded", data: .object([:])).eventId.uuid.6 >> 4 == 7)
+    }
+}
