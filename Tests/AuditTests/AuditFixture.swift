@@ -68,14 +68,3 @@ struct CommandOutcome {
 
 let auditMetadata = EventMetadata(actor: .system("audit-tests"), requestId: "req-audit", correlationId: "corr-audit")
 
-/// Runs `body(index)` on `count` new threads at once (libpq blocks: each needs a real thread) and waits for all.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        Thread {
-            body(index)
-            done.signal()
-        }.start()
-    }
-    for _ in 0..<count { done.wait() }
-}

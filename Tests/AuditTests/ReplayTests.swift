@@ -3,6 +3,7 @@ import Foundation
 import Postgres
 import Service
 import Synchronization
+import TestSupport
 import Testing
 
 /// Per stream: how many events and the last event's type; per org: events, last seq and the sum of `amount`.

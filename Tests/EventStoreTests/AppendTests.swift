@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import TestSupport
 import Testing
 
 @Suite struct AppendTests {

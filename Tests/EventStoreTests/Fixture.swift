@@ -41,18 +41,6 @@ final class Locked<Value: Sendable>: Sendable {
     var value: Value { mutex.withLock { $0 } }
 }
 
-/// Runs `body(index)` on `count` new threads at once (libpq blocks: each needs a real thread) and waits for all.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        Thread {
-            body(index)
-            done.signal()
-        }.start()
-    }
-    for _ in 0..<count { done.wait() }
-}
-
 /// Starts `body` on a new thread; `wait()` on the returned semaphore joins it.
 func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
     let done = DispatchSemaphore(value: 0)

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import TestSupport
 import Testing
 
 /// Issue 3, tests 1 and 2: a storm of concurrent appenders with rollbacks, read by a global subscriber (exactly

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import TestSupport
 import Testing
 
 /// `EventStore.append`'s group commit: concurrent appends share a transaction, yet each caller gets its own outcome.

@@ -166,7 +166,7 @@ struct HTTPClientTests {
         let receiver = try Receiver()
         let statuses = LockedStatuses()
         let base = receiver.base
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        onThreads(8) { index in
             let status = (try? client.send(HTTPRequest(url: base + "/status/\(200 + index)")))?.status
             statuses.record(status ?? -1)
         }

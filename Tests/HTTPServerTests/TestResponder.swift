@@ -73,20 +73,6 @@ func startServer(
     return server
 }
 
-/// Runs `body` on `count` threads at once and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(index)
-            group.leave()
-        }
-        thread.start()
-    }
-    group.wait()
-}
-
 /// Polls `condition` every 5 ms until it holds or `seconds` pass; answers whether it held.
 func eventually(within seconds: Double = 2, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)

@@ -296,7 +296,7 @@ import Testing
         #expect(world.capture(paid.token).status == 204)
         world.clock.advance(60)
         let statuses = Statuses()
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+        onThreads(16) { _ in
             statuses.add(world.resolve(world.probe()).status)
         }
         #expect(statuses.sorted == [200] + Array(repeating: 404, count: 15))

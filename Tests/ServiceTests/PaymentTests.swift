@@ -163,7 +163,7 @@ import Testing
         let tenant = try fixture.tenant()
         let api = try fixture.responder(clock: { Self.now }, poolSize: 16)
         let answers = Answers()
-        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+        onThreads(20) { _ in
             let response = pay(api, key: tenant.key, Self.body(extra: #","email":"c@example.com""#))
             answers.add(response.status, bodyText(response))
         }
@@ -293,7 +293,7 @@ import Testing
         let a = try fixture.tenant()
         let b = try fixture.tenant()
         let api = try fixture.responder(clock: { PaymentTests.now }, poolSize: 8)
-        DispatchQueue.concurrentPerform(iterations: 12) { index in
+        onThreads(12) { index in
             _ = api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: index % 2 == 0 ? a.key : b.key,
                                            body: PaymentTests.body(
                                             guid: String(format: "%08x-d9cb-469f-a165-70867728950e", index % 2 + 1),

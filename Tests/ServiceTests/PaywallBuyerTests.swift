@@ -199,7 +199,7 @@ import Testing
         let a = try fixture.tenant(["--paywall-url", "https://pay.example.com/"])
         let b = try fixture.tenant()
         let api = try fixture.responder(poolSize: 8)
-        DispatchQueue.concurrentPerform(iterations: 20) { index in
+        onThreads(20) { index in
             _ = api.respond(to: s2sRequest(.post, "/s2s/v1/users", key: index % 2 == 0 ? a.key : b.key,
                                            body: #"{"externalId":"x\#(index % 4)","email":"p\#(index)@example.com"}"#))
         }

@@ -115,7 +115,7 @@ import Testing
         let tenant = try fixture.tenant()
         let api = try fixture.responder(poolSize: 16)
         let answers = Answers()
-        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+        onThreads(50) { _ in
             let response = createUser(api, key: tenant.key, #"{"externalId":"racer"}"#)
             answers.add(response.status, guid(response))
         }
