@@ -10,8 +10,8 @@ struct AppendCommand: Sendable {
     var metadata: EventMetadata
 }
 
-/// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands of
-/// one or more orgs. Per org (in ascending order, so that concurrent statements cannot deadlock) it locks the
+/// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands
+/// of one or more orgs. Per org (in ascending order, so that concurrent statements cannot deadlock) it locks the
 /// counter row, checks each command's expected version, inserts the events of the commands that pass with
 /// consecutive `org_seq` and their hashes, and moves the counter row — one round trip for the whole batch. The
 /// thirteen arguments travel as binary arrays (`PostgresArray`): nothing to escape here, no literal to parse there.
@@ -57,6 +57,10 @@ enum AppendStatement {
             let metadataText = metadataJSON.canonicalText
             metadataTexts.append(metadataJSON)
             for (offset, event) in command.events.enumerated() {
+                guard Int32(exactly: event.schemaVersion) != nil else {
+                    throw EventStoreError.invalidEventData(
+                        "schema version \(event.schemaVersion) does not fit the schema_version column")
+                }
                 let dataText = event.data.canonicalText
                 let template = EventChain.canonicalTemplate(
                     orgId: command.org, streamId: command.stream, eventId: event.eventId, eventType: event.eventType,

@@ -45,6 +45,16 @@ public enum AuditVerifier {
             """).rows.compactMap { $0["org_id"].flatMap(UUID.init(uuidString:)) }
     }
 
+    /// The first column holding a value `event_append` refuses or never writes (what the CHECK constraints of 0003
+    /// said, before 0012 moved them into `event_append`), or nil.
+    static func invalidField(of event: RecordedEvent) -> String? {
+        if event.streamId.isEmpty { return "stream_id" }
+        if event.eventType.isEmpty { return "event_type" }
+        if event.schemaVersion < 1 { return "schema_version" }
+        if event.streamVersion < 1 { return "stream_version" }
+        return nil
+    }
+
     private static func verifyOne(org: UUID, on connection: Connection, pageSize: Int) throws -> ChainBreak? {
         let orgText = org.uuidString.lowercased()
         var expectedSeq = 1
@@ -64,6 +74,9 @@ public enum AuditVerifier {
                     event = try RecordedEvent(row: row)
                 } catch {
                     return ChainBreak(org: org, orgSeq: seq, reason: .unreadable(String(describing: error)))
+                }
+                if let field = Self.invalidField(of: event) {
+                    return ChainBreak(org: org, orgSeq: seq, reason: .invalidValue(field: field))
                 }
                 guard event.previousHash == previousHash else {
                     return ChainBreak(org: org, orgSeq: seq, reason: .previousHashMismatch)

@@ -12,6 +12,9 @@ public struct ChainBreak: Sendable, Equatable, CustomStringConvertible {
         case hashMismatch
         /// The row's data or metadata could not be read back (not event JSON).
         case unreadable(String)
+        /// A value `event_append` never writes (`field` says which): an empty stream id or event type, a schema or
+        /// stream version below 1 — a row inserted around `event_append`, even with a correct hash.
+        case invalidValue(field: String)
         /// The counter row says `last_seq` = `counterSeq` but the history ends at `orgSeq` (or has no counter row:
         /// `counterSeq` nil).
         case counterSequenceMismatch(counterSeq: Int?)

@@ -94,6 +94,7 @@ public enum EventJSON: Sendable, Equatable {
         }
     }
 
+    /// Unicode code point order (which equals UTF-8 byte order), not Swift's canonical-equivalence order.
     static func codePointOrder(_ left: String, _ right: String) -> Bool {
         left.utf8.lexicographicallyPrecedes(right.utf8)
     }

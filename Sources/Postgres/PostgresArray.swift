@@ -22,6 +22,7 @@ public struct PostgresArray: Sendable {
         }
     }
 
+    /// The type of every element, fixed at creation.
     public let elementType: ElementType
     /// The elements as written: a big-endian length (-1 for NULL) and the bytes of each.
     private var elements: [UInt8] = []

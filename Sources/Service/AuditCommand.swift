@@ -144,6 +144,8 @@ public enum AuditCommand {
             return found < 0 ? "org_seq is missing (history ends early)" : "org_seq is missing (next row is \(found))"
         case .previousHashMismatch: return "prev_hash is not the previous event's hash"
         case .hashMismatch: return "hash does not match the event's contents (the row was altered)"
+        case .invalidValue(let field):
+            return "\(field) holds a value the append never writes (the row was inserted around it)"
         case .unreadable(let detail): return "the row cannot be read: \(detail)"
         case .counterSequenceMismatch(let counterSeq):
             return counterSeq.map { "the org counter says last_seq \($0)" } ?? "the org has no counter row"

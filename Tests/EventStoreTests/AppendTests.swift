@@ -211,9 +211,12 @@ import Testing
     }
 
     /// The values a caller supplies that `events`' CHECK constraints used to guard (migration 0012 moved them into
-    /// `event_append`): each refusal fails the whole call, with check_violation, and records nothing.
-    @Test(arguments: [("", "Recorded", 1), ("stream", "", 1), ("stream", "Recorded", 0)])
-    func anEmptyStreamOrTypeOrASchemaVersionBelowOneIsRefused(stream: String, type: String, schemaVersion: Int) throws {
+    /// `event_append`): each refusal fails the whole call, with check_violation naming the rule, and records nothing.
+    @Test(arguments: [("", "Recorded", 1, "stream_id must not be empty"), ("s", "", 1, "event_type must not be empty"),
+                      ("s", "Recorded", 0, "schema_version must be at least 1")])
+    func anEmptyStreamOrTypeOrASchemaVersionBelowOneIsRefused(
+        stream: String, type: String, schemaVersion: Int, message: String
+    ) throws {
         let fixture = try Fixture.migrated()
         let store = fixture.store()
         let org = UUID()
@@ -222,7 +225,20 @@ import Testing
             try store.append(org: org, stream: stream, expectedVersion: .any, events: [event], metadata: testMetadata)
         }
         #expect(error?.sqlState == "23514")
-        #expect(error?.message.contains("stream_id and event_type must not be empty") == true)
+        #expect(error?.message == "event_append: " + message)
+        #expect(try store.readHistory(org: org).isEmpty)
+    }
+
+    /// `schema_version` is an `integer` column: a larger version is refused before anything is sent.
+    @Test func aSchemaVersionBeyondTheIntegerColumnIsInvalidEventData() throws {
+        let fixture = try Fixture.migrated()
+        let store = fixture.store()
+        let org = UUID()
+        let event = NewEvent(type: "Recorded", schemaVersion: Int(Int32.max) + 1, data: .object([:]))
+        #expect(throws: EventStoreError.invalidEventData("schema version 2147483648 does not fit the schema_version "
+                                                         + "column")) {
+            try store.append(org: org, stream: "s", expectedVersion: .any, events: [event], metadata: testMetadata)
+        }
         #expect(try store.readHistory(org: org).isEmpty)
     }
 }

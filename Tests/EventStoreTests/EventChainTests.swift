@@ -107,7 +107,8 @@ import Testing
 
     @Test func laterIdsSortAfterEarlierOnesAndNoneRepeat() {
         let start = Date()
-        let ids = (0..<1000).map { NewEvent.makeId(now: start.addingTimeInterval(Double($0) / 1000)) }
+        // Steps of 2 ms: a step of 1 ms can round to the same millisecond, whose ids are in random order.
+        let ids = (0..<1000).map { NewEvent.makeId(now: start.addingTimeInterval(Double($0) * 0.002)) }
         let texts = ids.map { $0.uuidString.lowercased() }
         #expect(texts == texts.sorted())
         #expect(Set(ids).count == ids.count)

@@ -63,6 +63,38 @@ import Testing
         #expect(try AuditVerifier.verify(org: intact, on: app) == [])
     }
 
+    /// `events` has no CHECK constraints since 0012 (they moved into `event_append`) and the application role may
+    /// INSERT: a row written around the append with a correct org_seq, hash and counter, but a value the append never
+    /// writes, is still named by the verifier.
+    @Test(arguments: ["stream_id", "event_type", "schema_version", "stream_version"])
+    func aRowInsertedAroundTheAppendWithAValueItNeverWritesIsNamed(field: String) throws {
+        let fixture = try Fixture.migrated()
+        let org = UUID()
+        try seed(fixture, org: org, count: 1)
+        let app = try fixture.appConnection()
+        let orgText = org.uuidString.lowercased()
+        let head = try #require(try app.query("SELECT last_hash FROM event_orgs WHERE org_id = $1::uuid",
+                                              [.text(orgText)]).first?.bytes("last_hash"))
+        let (stream, type) = (field == "stream_id" ? "" : "t", field == "event_type" ? "" : "Recorded")
+        let (schemaVersion, streamVersion) = (field == "schema_version" ? 0 : 1, field == "stream_version" ? 0 : 1)
+        let (eventId, recordedAt, data) = (UUID(), "2026-12-01T00:00:00.000000Z", EventJSON.object(["n": .integer(1)]))
+        let hash = EventChain.hash(previous: head, canonical: EventChain.canonicalBytes(
+            orgId: org, orgSeq: 2, streamId: stream, streamVersion: streamVersion, eventId: eventId, eventType: type,
+            schemaVersion: schemaVersion, recordedAt: recordedAt, data: data, metadata: testMetadata.json))
+        try app.query("""
+            INSERT INTO events (org_id, org_seq, stream_id, stream_version, event_id, event_type, schema_version, data,
+                                metadata, recorded_at, prev_hash, hash)
+            VALUES ($1::uuid, 2, $2, $3::bigint, $4::uuid, $5, $6::integer, $7::jsonb, $8::jsonb, $9::timestamptz, $10,
+                    $11)
+            """, [.text(orgText), .text(stream), .int(streamVersion), .text(eventId.uuidString), .text(type),
+                  .int(schemaVersion), .text(data.canonicalText), .text(testMetadata.json.canonicalText),
+                  .text(recordedAt), .bytea(head), .bytea(hash)])
+        try app.query("UPDATE event_orgs SET last_seq = 2, last_hash = $2 WHERE org_id = $1::uuid",
+                      [.text(orgText), .bytea(hash)])
+        #expect(try AuditVerifier.verify(on: app)
+            == [ChainBreak(org: org, orgSeq: 2, reason: .invalidValue(field: field))])
+    }
+
     @Test func aDeletedRowOrAStaleCounterIsAGapForTheVerifier() throws {
         let fixture = try Fixture.migrated()
         let (holed, counted) = (UUID(), UUID())

@@ -52,8 +52,13 @@ import Testing
     @Test func theServerRefusesAnArrayOfAnotherTypeAndInvalidJSON() throws {
         let connection = try Fixture.connection()
         var texts = PostgresArray(.text)
-        texts.append("a")
-        #expect(throws: PostgresError.self) { try connection.query("SELECT $1::bigint[] AS x", [texts.value]) }
+        texts.append("1")
+        // A text array's bytes declared as bigint[]: array_recv refuses the element type it names.
+        guard case .binary(_, let bytes) = texts.value else { Issue.record("not binary"); return }
+        let wrongType = #expect(throws: PostgresError.self) {
+            try connection.query("SELECT $1::bigint[] AS x", [.binary(typeOID: 1016, bytes: bytes)])
+        }
+        #expect(wrongType?.sqlState == "42804")
         var documents = PostgresArray(.jsonb)
         documents.append("{not json")
         let error = #expect(throws: PostgresError.self) {

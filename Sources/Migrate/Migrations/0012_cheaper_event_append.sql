@@ -57,7 +57,10 @@ DECLARE
 BEGIN
     -- What the CHECK constraints of 0003 said about the values a caller supplies (the rest this function computes).
     IF '' = ANY (p_stream) OR '' = ANY (p_event_type) OR 1 > ANY (p_schema_version) THEN
-        RAISE EXCEPTION 'event_append: stream_id and event_type must not be empty, schema_version must be at least 1'
+        RAISE EXCEPTION 'event_append: %', CASE
+            WHEN '' = ANY (p_stream) THEN 'stream_id must not be empty'
+            WHEN '' = ANY (p_event_type) THEN 'event_type must not be empty'
+            ELSE 'schema_version must be at least 1' END
             USING ERRCODE = 'check_violation';
     END IF;
     FOR i IN 1 .. coalesce(cardinality(p_stream), 0) LOOP
