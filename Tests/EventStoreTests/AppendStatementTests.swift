@@ -37,7 +37,9 @@ import Testing
         let counters = try connection.query("""
             SELECT org_id::text AS org, last_seq FROM event_orgs WHERE org_id IN ($1::uuid, $2::uuid)
             """, [.text(seeded.uuidString), .text(fresh.uuidString)]).rows
-        let lastSeqs = try Dictionary(uniqueKeysWithValues: counters.map { try ($0.string("org"), $0.int("last_seq")) })
+        let lastSeqs = try Dictionary(uniqueKeysWithValues: counters.map {
+            try ($0.string("org"), $0.int("last_seq"))
+        })
         #expect(lastSeqs == [seeded.uuidString.lowercased(): 3, fresh.uuidString.lowercased(): 0])
         #expect(try AuditVerifier.verify(on: connection) == [])
     }
