@@ -33,14 +33,18 @@ let package = Package(
 
         // The service.
         .target(name: "EventStore", dependencies: ["Domain", "Postgres", "Crypto"], swiftSettings: strict),
+        // The write model: one handler per command, the product projections and read models, all product SQL.
+        .target(
+            name: "Commands", dependencies: ["Domain", "EventStore", "Postgres", "Crypto"], swiftSettings: strict
+        ),
         .target(
             name: "API",
-            dependencies: ["Domain", "EventStore", "Redis", "Crypto", "HTTPServer", "Postgres", "Telemetry"],
+            dependencies: ["Domain", "Commands", "Redis", "Crypto", "HTTPServer", "Telemetry"],
             swiftSettings: strict
         ),
         .target(
             name: "Workers",
-            dependencies: ["Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres"],
+            dependencies: ["Domain", "Commands", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres"],
             swiftSettings: strict
         ),
         .target(
@@ -53,14 +57,16 @@ let package = Package(
         .target(
             name: "Service",
             dependencies: [
-                "API", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "HTTPClient",
-                "Telemetry",
+                "API", "Commands", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer",
+                "HTTPClient", "Telemetry",
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "handoff", dependencies: ["Service"], swiftSettings: strict),
         // bench/append's load generator; not a product, not used by the tests.
-        .executableTarget(name: "handoff-bench", dependencies: ["EventStore", "Postgres"], swiftSettings: strict),
+        .executableTarget(
+            name: "handoff-bench", dependencies: ["Domain", "EventStore", "Postgres"], swiftSettings: strict
+        ),
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
         .target(
@@ -76,23 +82,23 @@ let package = Package(
         .testTarget(name: "MigrateTests", dependencies: ["Migrate", "Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EventStoreTests",
-            dependencies: ["EventStore", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            dependencies: ["Domain", "EventStore", "Postgres", "Crypto", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PersonalDataTests",
-            dependencies: ["EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
+            dependencies: ["Domain", "EventStore", "Crypto", "Postgres", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AuditTests",
-            dependencies: ["EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            dependencies: ["Commands", "Domain", "EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "Service", "API", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
+                "Service", "API", "Commands", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
                 "Telemetry", "TestSupport", "Workers", "Crypto",
             ],
             swiftSettings: strict
@@ -100,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Workers", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport",
+                "Workers", "Commands", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport",
             ],
             swiftSettings: strict
         ),

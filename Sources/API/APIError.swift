@@ -35,6 +35,17 @@ public struct APIError: Error, Sendable, Equatable {
         self.init(status: 400, code: refusal.code, message: refusal.message)
     }
 
+    /// The HTTP answer of a write-model refusal: 400 invalid, 404 not found, 409 conflict, 503 unavailable (with
+    /// `Retry-After: 1`); its machine code and message unchanged. The one place refusals become statuses.
+    public init(_ refusal: Refusal) {
+        switch refusal.kind {
+        case .invalid: self.init(status: 400, code: refusal.code ?? .validationFailed, message: refusal.message)
+        case .notFound: self.init(status: 404, code: refusal.code ?? .notFound, message: refusal.message)
+        case .conflict: self.init(status: 409, code: refusal.code, message: refusal.message)
+        case .unavailable: self = .unavailable(refusal.message)
+        }
+    }
+
     /// 404 for a path no route has.
     public static let notFound = APIError(status: 404, code: .notFound, message: "no route for this path")
 

@@ -69,6 +69,8 @@ public struct APIResponder: Responder {
             return try Handlers.handle(route, request, context, environment)
         } catch let refusal as APIError {
             return JSONResponse.error(refusal)
+        } catch let refusal as Refusal {
+            return JSONResponse.error(APIError(refusal))
         } catch {
             environment.logger.error("unhandled error", [
                 "request_id": .string(requestID), "route": .string(pattern),

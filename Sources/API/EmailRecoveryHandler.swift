@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -14,13 +14,11 @@ enum EmailRecoveryHandler {
         let decision = environment.rateLimiter.check(environment.emailRecoveryLimit, key: request.clientIP)
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(EmailRecoveryRequest.self, from: request)
-        guard let recovery = environment.recovery else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
-        let project = try environment.tenants.publicProject(body.projectId)
+        let identity = try environment.identity()
+        let project = try environment.projects.publicProject(body.projectId)
         let metadata = EventMetadata(actor: .system("email-recovery"), requestId: context.requestID,
                                      correlationId: context.requestID)
-        try recovery.request(org: project?.orgId, project: body.projectId, email: body.email,
+        try identity.requestEmailRecovery.run(org: project?.orgId, project: body.projectId, email: body.email,
                              language: language(request.headers["Accept-Language"]), metadata: metadata)
         return Response(status: 204)
     }

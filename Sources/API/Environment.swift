@@ -1,6 +1,5 @@
-import EventStore
+import Commands
 import Foundation
-import Postgres
 import Redis
 import Telemetry
 
@@ -8,7 +7,8 @@ import Telemetry
 ///
 /// Tests build the same struct with a real Postgres and Redis on throwaway ports.
 public struct Environment: Sendable {
-    public let postgres: Pool
+    /// Every command handler and read model (product SQL lives there, not here).
+    public let model: WriteModel
     public let redis: RedisPool
     public let metrics: Metrics
     public let logger: Logger
@@ -16,44 +16,29 @@ public struct Environment: Sendable {
     public let defaultBodyLimit: Int
     /// Seconds `/readyz` waits for Postgres to answer its probe.
     public let readinessTimeout: Double
-    /// Organizations, projects and secret keys (commands and reads) over `postgres`.
-    public let tenants: TenantDirectory
+    /// Projects and secret keys (reads).
+    public var projects: ProjectLookup { model.projects }
     /// GCRA budgets in Redis.
     public let rateLimiter: RateLimiter
     /// The budget of each secret key on `/s2s/*`.
     public let s2sLimit: RateLimit
-    /// Buyers (commands and reads); nil when the identity secrets are not configured, and then the identity
-    /// endpoints answer 503.
-    public let buyers: BuyerDirectory?
-    /// Payments and their codes; nil without the identity secrets (then `POST /s2s/v1/payments` answers 503).
-    public let payments: PaymentDirectory?
     /// The public base URL of this service without a trailing `/` (`PUBLIC_BASE_URL`): links to its own pages, such
     /// as `postPaymentUrl` (`<base>/done/<pageToken>`).
     public let publicBaseURL: String
-    /// The identity secrets (`HANDOFF_MASTER_KEY`, `HANDOFF_LOOKUP_PEPPER`, `HANDOFF_PASS_KEYS`), or nil.
-    public let identity: IdentitySecrets?
     /// The budget of each client IP on `GET /public/paywall/buyer`.
     public let paywallBuyerLimit: RateLimit
     /// The budget of each client IP on `GET /public/entitlements`.
     public let publicEntitlementsLimit: RateLimit
-    /// The post-payment pages (`GET /done/<token>`); nil without the identity secrets (then every page is the 404).
-    public let pages: PostPaymentPages?
-    /// Browser fingerprints (capture and resolve); nil without the identity secrets (then both answer 503).
-    public let fingerprints: FingerprintDirectory?
     /// The budget of each client IP on `POST /public/handoff/fingerprint`.
     public let fingerprintCaptureLimit: RateLimit
     /// The budget of each client IP on `POST /public/handoff/resolve-by-fingerprint`.
     public let resolveByFingerprintLimit: RateLimit
-    /// Handoff codes and install tokens (mint, redeem); nil without the identity secrets (resolve answers 503).
-    public let handoffCodes: HandoffCodes?
     /// The budget of each client IP on `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`, benchmarks).
     public let resolveLimit: RateLimit?
     /// The global failed-lookup budget of `GET /public/handoff/resolve`; nil = off (`RESOLVE_LIMITS=off`).
     public let failedLookupBudget: FailedLookupBudget?
     /// The budget of each client IP on `POST /public/handoff/email-recovery/request`.
     public let emailRecoveryLimit: RateLimit
-    /// E-mail recovery requests; nil without the identity secrets (then the endpoint answers 503).
-    public let recovery: EmailRecoveryDirectory?
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
 
@@ -88,9 +73,9 @@ public struct Environment: Sendable {
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
 
     public init(
-        postgres: Pool, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
+        model: WriteModel, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
-        identity: IdentitySecrets? = nil, paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
+        paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
         publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
         fingerprintCaptureLimit: RateLimit = Environment.defaultFingerprintCaptureLimit,
@@ -99,32 +84,30 @@ public struct Environment: Sendable {
         failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget,
         emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit
     ) {
-        self.postgres = postgres
+        self.model = model
         self.redis = redis
         self.metrics = metrics
         self.logger = logger
         self.defaultBodyLimit = defaultBodyLimit
         self.readinessTimeout = readinessTimeout
-        let store = EventStore(pool: postgres, projections: ProjectionRegistry.service)
-        self.tenants = TenantDirectory(store: store)
-        self.buyers = identity.map { BuyerDirectory(store: store, secrets: $0) }
-        self.payments = identity.map { PaymentDirectory(store: store, secrets: $0) }
-        let tenants = self.tenants
-        self.pages = identity.map { PostPaymentPages(store: store, tenants: tenants, secrets: $0) }
-        self.fingerprints = identity.map { FingerprintDirectory(store: store, secrets: $0) }
         self.fingerprintCaptureLimit = fingerprintCaptureLimit
         self.resolveByFingerprintLimit = resolveByFingerprintLimit
-        self.recovery = identity.map { EmailRecoveryDirectory(store: store, secrets: $0) }
         self.emailRecoveryLimit = emailRecoveryLimit
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
-        self.identity = identity
         self.paywallBuyerLimit = paywallBuyerLimit
         self.clock = clock
         self.publicEntitlementsLimit = publicEntitlementsLimit
-        self.handoffCodes = payments?.codes
         self.resolveLimit = resolveLimit
         self.failedLookupBudget = failedLookupBudget
-        self.rateLimiter = RateLimiter(redis: redis, lookupPepper: identity?.lookupPepper)
+        self.rateLimiter = RateLimiter(redis: redis, lookupPepper: model.identity?.secrets.lookupPepper)
         self.s2sLimit = s2sLimit
+    }
+
+    /// The buyer-identity commands and reads, or 503 when this server has no identity secrets.
+    func identity() throws -> IdentityModel {
+        guard let identity = model.identity else {
+            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
+        }
+        return identity
     }
 }

@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -14,14 +14,14 @@ enum FingerprintHandler {
         let decision = environment.rateLimiter.check(environment.fingerprintCaptureLimit, key: request.clientIP)
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(FingerprintCaptureRequest.self, from: request)
-        guard let pages = environment.pages, let fingerprints = environment.fingerprints else { throw unconfigured }
+        let identity = try environment.identity()
         let now = environment.clock()
-        guard let facts = try pages.facts(token: body.token, now: now) else {
+        guard let facts = try identity.pages.facts(token: body.token, now: now) else {
             throw APIError(status: 404, code: nil, message: "no page has this token")
         }
         let metadata = EventMetadata(actor: .system("post-payment-page"), requestId: context.requestID,
                                      correlationId: context.requestID)
-        try fingerprints.record(body.capture, for: facts, clientIP: request.clientIP,
+        try identity.captureFingerprint.run(body.capture, for: facts, clientIP: request.clientIP,
                                 userAgent: request.headers["User-Agent"], now: now, metadata: metadata)
         return Response(status: 204)
     }
@@ -34,9 +34,9 @@ enum FingerprintHandler {
         let decision = environment.rateLimiter.check(environment.resolveByFingerprintLimit, key: request.clientIP)
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(ResolveByFingerprintRequest.self, from: request)
-        guard let fingerprints = environment.fingerprints else { throw unconfigured }
+        let identity = try environment.identity()
         guard case .success(let projectID) = ProjectID.parse(body.projectId),
-              let project = try environment.tenants.publicProject(projectID), project.settings.fingerprint
+              let project = try environment.projects.publicProject(projectID), project.settings.fingerprint
         else { throw notFound }
         if let bundleId = body.bundleId {
             let expected = body.question.platform == .ios ? project.settings.iosBundleId
@@ -45,7 +45,7 @@ enum FingerprintHandler {
         }
         let metadata = EventMetadata(actor: .system("resolve-by-fingerprint"), requestId: context.requestID,
                                      correlationId: context.requestID)
-        guard let answer = try fingerprints.resolve(body.question, clientIP: request.clientIP, project: projectID,
+        guard let answer = try identity.matchFingerprint.run(body.question, clientIP: request.clientIP, project: projectID,
                                                     org: project.orgId, now: environment.clock(), metadata: metadata)
         else { throw notFound }
         return JSONResponse.raw(
@@ -55,14 +55,12 @@ enum FingerprintHandler {
     /// The one public 404 of resolve-by-fingerprint (DESIGN §5: no machine code, no hint why).
     static let notFound = APIError(status: 404, code: nil, message: "no fingerprint matches")
 
-    static let unconfigured = APIError.unavailable("buyer identity is not configured on this server",
-                                                   retryAfterSeconds: 60)
 }
 
 /// The body of `POST /public/handoff/fingerprint`; unknown fields are refused, each refusal names its field.
 struct FingerprintCaptureRequest: Decodable {
     var token: String
-    var capture: FingerprintDirectory.Capture
+    var capture: CaptureFingerprint.Capture
 
     private static let fields: Set<String> = ["token", "screen", "timezone", "language"]
 
@@ -78,7 +76,7 @@ struct FingerprintCaptureRequest: Decodable {
             .map { try refusing(FingerprintFields.timezone($0)) }
         let language = try container.decodeIfPresent(String.self, forKey: JSONField("language"))
             .map { try refusing(FingerprintFields.language($0)) }
-        capture = FingerprintDirectory.Capture(screen: screen, timezone: timezone, language: language)
+        capture = CaptureFingerprint.Capture(screen: screen, timezone: timezone, language: language)
     }
 }
 
@@ -86,7 +84,7 @@ struct FingerprintCaptureRequest: Decodable {
 /// language?, bundleId?}`; unknown fields are refused, each refusal names its field.
 struct ResolveByFingerprintRequest: Decodable {
     var projectId: String
-    var question: FingerprintDirectory.Question
+    var question: MatchFingerprint.Question
     var bundleId: String?
 
     private static let fields: Set<String> = [
@@ -108,7 +106,7 @@ struct ResolveByFingerprintRequest: Decodable {
             .map { try refusing(FingerprintFields.language($0)) }
         bundleId = try container.decodeIfPresent(String.self, forKey: JSONField("bundleId"))
             .map { try refusing(FingerprintFields.bundleID($0)) }
-        question = FingerprintDirectory.Question(platform: platform, screen: screen, timezone: timezone,
+        question = MatchFingerprint.Question(platform: platform, screen: screen, timezone: timezone,
                                                  language: language)
     }
 }

@@ -1,5 +1,5 @@
+import Commands
 import HTTPServer
-import Postgres
 import Redis
 
 /// `/healthz` (the process answers) and `/readyz` (its dependencies answer too).
@@ -13,7 +13,7 @@ enum HealthHandler {
     static func readyz(_ request: Request, _ environment: Environment) throws -> Response {
         var down: [String] = []
         do {
-            try environment.postgres.withConnection { try $0.ping(timeout: environment.readinessTimeout) }
+            try environment.model.checkDatabase(timeout: environment.readinessTimeout)
         } catch {
             environment.logger.warning("readiness check failed", [
                 "dependency": "postgres", "error": .string("\(error)"),

@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -11,7 +11,7 @@ enum LookupHandler {
         throws -> Response
     {
         let tenant = try context.tenant()
-        let buyers = try directory(environment)
+        let buyers = try environment.identity().buyers
         let guid = try parse(text)
         guard let profile = try buyers.profile(of: guid) else {
             throw APIError(status: 404, code: .notFound, message: "no buyer with this guid")
@@ -34,9 +34,9 @@ enum LookupHandler {
     static func publicEntitlements(_ request: Request, _ environment: Environment) throws -> Response {
         let decision = environment.rateLimiter.check(environment.publicEntitlementsLimit, key: request.clientIP)
         if let refusal = APIError.refusal(for: decision) { throw refusal }
-        _ = try directory(environment)
+        _ = try environment.identity()
         guard case .success(let projectID) = ProjectID.parse(request.query["projectId"] ?? ""),
-              let project = try environment.tenants.publicProject(projectID) else {
+              let project = try environment.projects.publicProject(projectID) else {
             throw APIError(status: 404, code: nil, message: "no project has this projectId")
         }
         let answer = try entitlements(of: try parse(request.query["guid"] ?? ""), org: project.orgId, environment)
@@ -49,18 +49,11 @@ enum LookupHandler {
     private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment) throws
         -> EntitlementsAnswer
     {
-        let buyers = try directory(environment)
+        let buyers = try environment.identity().buyers
         if let home = try buyers.homeOrganization(of: guid), home != org { throw foreign }
         let list = try buyers.entitlements(of: guid, org: org, now: environment.clock())
         return EntitlementsAnswer(guid: guid.description, active: list.contains { $0.status == "active" },
                                   entitlements: list)
-    }
-
-    private static func directory(_ environment: Environment) throws -> BuyerDirectory {
-        guard let buyers = environment.buyers else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
-        return buyers
     }
 
     private static func parse(_ text: String) throws -> BuyerGuid {
@@ -78,5 +71,5 @@ enum LookupHandler {
 struct EntitlementsAnswer: Encodable {
     var guid: String
     var active: Bool
-    var entitlements: [BuyerDirectory.Entitlement]
+    var entitlements: [BuyerLookup.Entitlement]
 }

@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -9,14 +9,12 @@ enum PaymentHandler {
     static func create(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let tenant = try context.tenant()
         let body = try JSONBody.decode(PaymentRequest.self, from: request)
-        guard let payments = environment.payments else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
+        let identity = try environment.identity()
         let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                      correlationId: context.requestID)
-        let recorded = try payments.record(body.payment, org: tenant.orgId, project: tenant.projectId,
-                                           now: environment.clock(), metadata: metadata)
-        let settings = try environment.tenants.project(recorded.projectId, org: tenant.orgId)?.settings
+        let recorded = try identity.recordPayment.run(body.payment, org: tenant.orgId, project: tenant.projectId,
+                                                      now: environment.clock(), metadata: metadata)
+        let settings = try environment.projects.project(recorded.projectId, org: tenant.orgId)?.settings
         let returnLink = settings?.returnScheme.flatMap { text -> String? in
             guard case .success(let scheme) = ReturnScheme.parse(text) else { return nil }
             return HandoffLinks.returnLink(scheme: scheme, code: recorded.handoffCode)
@@ -32,7 +30,7 @@ enum PaymentHandler {
             handoff: .init(code: recorded.handoffCode.text, expiresAt: PaymentFields.text(recorded.handoffExpiresAt),
                            returnLink: returnLink, trackerUrl: trackerURL(.app),
                            postPaymentUrl: environment.publicBaseURL + "/done/"
-                               + payments.pageToken(for: recorded.handoffCode)),
+                               + identity.context.pageTokens.seal(recorded.handoffCode)),
             install: .init(token: recorded.installToken.text, expiresAt: PaymentFields.text(recorded.installExpiresAt),
                            playStoreUrl: playStoreURL, trackerUrl: trackerURL(.store)))
         return try JSONResponse.encode(answer)
@@ -51,12 +49,11 @@ extension PaymentHandler {
         case .success(let value): paymentId = value
         case .failure(let refusal): throw APIError(refusal)
         }
-        guard let payments = environment.payments else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
+        let identity = try environment.identity()
         let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                      correlationId: context.requestID)
-        let refunded = try payments.refund(paymentId, org: tenant.orgId, now: environment.clock(), metadata: metadata)
+        let refunded = try identity.refundPayment.run(paymentId, org: tenant.orgId, now: environment.clock(),
+                                                      metadata: metadata)
         return try JSONResponse.encode(RefundAnswer(paymentId: paymentId.text, entitlement: refunded.entitlement,
                                                     status: "refunded", refundedAt: refunded.refundedAt))
     }
@@ -130,7 +127,7 @@ struct PaymentAnswer: Encodable {
 /// The body of `POST /s2s/v1/payments`. Every field is checked and a refusal names it; unknown fields are refused;
 /// `expiresAt` must be present (null = lifetime), so a forgotten expiry cannot grant a lifetime entitlement.
 struct PaymentRequest: Decodable {
-    var payment: PaymentDirectory.Payment
+    var payment: RecordPayment.Payment
 
     private static let fields: Set<String> = [
         "guid", "paymentId", "amount", "currency", "productId", "entitlement", "expiresAt", "email", "paywallId",
@@ -176,7 +173,7 @@ struct PaymentRequest: Decodable {
             .map { try get(EmailAddress.parse($0)) }
         let paywallId = try container.decodeIfPresent(String.self, forKey: Key("paywallId"))
             .map { try get(PaymentFields.catalogID($0, field: "paywallId", code: .paywallIDFormat)) }
-        payment = PaymentDirectory.Payment(
+        payment = RecordPayment.Payment(
             guid: guid, paymentId: paymentId, amount: amount, currency: currency, productId: productId,
             entitlement: entitlement, expiresAt: expiresAt, email: email, paywallId: paywallId)
     }

@@ -1,3 +1,4 @@
+import Commands
 import Domain
 import Foundation
 import HTTPServer
@@ -11,19 +12,17 @@ enum PaywallBuyerHandler {
     static func buyer(_ request: Request, _ environment: Environment) throws -> Response {
         let decision = environment.rateLimiter.check(environment.paywallBuyerLimit, key: request.clientIP)
         if let refusal = APIError.refusal(for: decision) { throw refusal }
-        guard let buyers = environment.buyers, let identity = environment.identity else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
+        let identity = try environment.identity()
         let projectID: ProjectID
         switch ProjectID.parse(request.query["projectId"] ?? "") {
         case .success(let id): projectID = id
         case .failure: throw notFound("no project has this projectId")
         }
-        guard let project = try environment.tenants.publicProject(projectID) else {
+        guard let project = try environment.projects.publicProject(projectID) else {
             throw notFound("no project has this projectId")
         }
         let passText = request.query["pass"].flatMap { $0.isEmpty ? nil : $0 }
-        let passResult = passText.map { Pass.verify($0, now: environment.clock(), keys: identity.passKeys) }
+        let passResult = passText.map { Pass.verify($0, now: environment.clock(), keys: identity.secrets.passKeys) }
         switch PaywallBuyerRule.decide(origin: request.query["origin"], id: request.query["id"],
                                        passResult: passResult) {
         case .notFound:
@@ -31,7 +30,7 @@ enum PaywallBuyerHandler {
         case .refused(let refusal):
             throw APIError(refusal)
         case .buyer(let guid, let source):
-            if let home = try buyers.homeOrganization(of: guid), home != project.orgId {
+            if let home = try identity.buyers.homeOrganization(of: guid), home != project.orgId {
                 throw APIError(status: 400, code: .visitorIDForeignProject,
                                message: "this buyer belongs to another organization")
             }

@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -13,7 +13,7 @@ import HTTPServer
 /// leading to the store (`deep_link_sub4=store` for AppsFlyer), built like the payment answer's `install.trackerUrl`.
 enum PostPaymentPageHandler {
     static func page(_ request: Request, _ environment: Environment, token: String) throws -> Response {
-        guard let pages = environment.pages,
+        guard let pages = environment.model.identity?.pages,
               let facts = try pages.facts(token: token, now: environment.clock()) else {
             return PostPaymentPage.notFound
         }
@@ -26,7 +26,7 @@ enum PostPaymentPageHandler {
     }
 
     /// The project's tracker link to the store for this payment's install token; nil without a tracker or a token.
-    static func storeTrackerURL(_ facts: PostPaymentPages.Facts) -> String? {
+    static func storeTrackerURL(_ facts: PostPaymentPageFacts.Facts) -> String? {
         guard let install = facts.installToken else { return nil }
         return PaymentAnswer.trackerURL(settings: facts.settings, installToken: install, projectId: facts.projectId,
                                         paywallId: facts.paywallId)(.store)
@@ -34,7 +34,7 @@ enum PostPaymentPageHandler {
 
     /// What the page of `facts` shows to a visitor on `platform`; `trackerURL` is the project's tracker link for
     /// this payment, when there is one.
-    static func content(_ facts: PostPaymentPages.Facts, token: String, platform: DevicePlatform?,
+    static func content(_ facts: PostPaymentPageFacts.Facts, token: String, platform: DevicePlatform?,
                         language: PageLanguage, trackerURL: String?, endpoint: String) -> PostPaymentPage.Content {
         var returnLink: String?
         if facts.usable, let text = facts.settings.returnScheme, case .success(let scheme) = ReturnScheme.parse(text) {

@@ -1,13 +1,13 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
 /// `GET` and `PATCH /s2s/v1/project`: the key's own project, never another.
 enum ProjectHandler {
-    static func show(_ request: Request, _ tenant: TenantDirectory.KeyHolder, _ environment: Environment) throws
+    static func show(_ request: Request, _ tenant: ProjectLookup.KeyHolder, _ environment: Environment) throws
         -> Response {
-        guard let project = try environment.tenants.project(tenant.projectId, org: tenant.orgId) else {
+        guard let project = try environment.projects.project(tenant.projectId, org: tenant.orgId) else {
             throw APIError.unauthorized("the secret key is unknown or revoked")
         }
         return try JSONResponse.encode(project)
@@ -19,12 +19,11 @@ enum ProjectHandler {
         let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                      correlationId: context.requestID)
         do {
-            let project = try environment.tenants.updateProject(
+            let project = try environment.model.updateProject.run(
                 tenant.projectId, org: tenant.orgId, change: change, metadata: metadata)
             return try JSONResponse.encode(project)
-        } catch TenantDirectory.Refusal.invalid(let refusal) {
-            throw APIError(refusal)
-        } catch TenantDirectory.Refusal.unknownProject {
+        } catch let refusal as Refusal where refusal.kind == .notFound {
+            // The key's own project is gone (deleted under a live key): the key speaks for nothing.
             throw APIError.unauthorized("the secret key is unknown or revoked")
         }
     }

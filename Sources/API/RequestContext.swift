@@ -1,3 +1,4 @@
+import Commands
 import Domain
 
 /// What the edge learned about a request before its handler runs: its id and, on S2S routes, whose key it carries.
@@ -5,15 +6,15 @@ public struct RequestContext: Sendable, Equatable {
     /// The `X-Request-Id` of this request.
     public var requestID: String
     /// The live key's holder on `.secretKey` routes; nil on open routes.
-    public var keyHolder: TenantDirectory.KeyHolder?
+    public var keyHolder: ProjectLookup.KeyHolder?
 
-    public init(requestID: String, keyHolder: TenantDirectory.KeyHolder? = nil) {
+    public init(requestID: String, keyHolder: ProjectLookup.KeyHolder? = nil) {
         self.requestID = requestID
         self.keyHolder = keyHolder
     }
 
     /// The key holder; a handler of a `.secretKey` route may rely on it (the edge refused the request otherwise).
-    func tenant() throws -> TenantDirectory.KeyHolder {
+    func tenant() throws -> ProjectLookup.KeyHolder {
         guard let holder = keyHolder else { throw APIError.unauthorized("a secret key is required") }
         return holder
     }

@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -16,18 +16,15 @@ enum ResolveHandler {
             let decision = environment.rateLimiter.check(limit, key: request.clientIP)
             if let refusal = APIError.refusal(for: decision) { throw refusal }
         }
-        guard let codes = environment.handoffCodes, let identity = environment.identity else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
-        let ipHash = LookupHash.ipAddress(request.clientIP, pepper: identity.lookupPepper)
-            ?? LookupHash.of(Array(request.clientIP.utf8), kind: "ip-text", pepper: identity.lookupPepper)
+        let identity = try environment.identity()
+        let ipHash = identity.context.clientHash(request.clientIP)
         if let budget = environment.failedLookupBudget,
            let refusal = APIError.refusal(for: budget.check(ipHash: ipHash, redis: environment.redis)) {
             throw refusal
         }
         let metadata = EventMetadata(actor: .system("resolve"), requestId: context.requestID)
-        guard let redeemed = try codes.redeem(request.query["code"] ?? "", now: environment.clock(),
-                                              metadata: metadata, store: environment.tenants.store) else {
+        guard let redeemed = try identity.redeemCode.run(request.query["code"] ?? "", now: environment.clock(),
+                                                         metadata: metadata) else {
             environment.failedLookupBudget?.recordFailure(ipHash: ipHash, redis: environment.redis)
             throw notFound
         }

@@ -1,13 +1,13 @@
+import Commands
 import Domain
 import HTTPServer
-import Postgres
 
 /// The S2S gate at the edge: `Authorization: Bearer sk_live_…` → the key's holder, or a 401.
 ///
 /// A key that does not parse (wrong prefix, length, characters or checksum) is refused before any database lookup.
 enum SecretKeyAuthentication {
     /// The holder of the request's live key, or a 401 `APIError` naming what is wrong (never echoing the key).
-    static func authenticate(_ request: Request, _ environment: Environment) throws -> TenantDirectory.KeyHolder {
+    static func authenticate(_ request: Request, _ environment: Environment) throws -> ProjectLookup.KeyHolder {
         guard let header = request.headers["Authorization"] else {
             throw APIError.unauthorized("an Authorization header with 'Bearer sk_live_…' is required")
         }
@@ -20,14 +20,8 @@ enum SecretKeyAuthentication {
         guard case .success(let key) = SecretKey.parse(text) else {
             throw APIError.unauthorized("the secret key is malformed (check for a typo)")
         }
-        let holder: TenantDirectory.KeyHolder?
-        do {
-            holder = try environment.tenants.holder(of: key)
-        } catch let error as PostgresError
-            where [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) {
-            // The key cannot be checked right now: say so, rather than 401 (a good key) or 500 (nothing is broken).
-            throw APIError.unavailable("the database is not answering; retry later", retryAfterSeconds: 1)
-        }
+        // A database that does not answer is a 503 (`Refusal.unavailable`): neither 401 (a good key) nor 500.
+        let holder = try environment.projects.holder(of: key)
         guard let holder else { throw APIError.unauthorized("the secret key is unknown or revoked") }
         return holder
     }

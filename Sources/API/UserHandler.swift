@@ -1,5 +1,5 @@
+import Commands
 import Domain
-import EventStore
 import Foundation
 import HTTPServer
 
@@ -9,20 +9,18 @@ enum UserHandler {
     static func create(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let tenant = try context.tenant()
         let body = try JSONBody.decode(UserRequest.self, from: request)
-        guard let buyers = environment.buyers, let identity = environment.identity else {
-            throw APIError.unavailable("buyer identity is not configured on this server", retryAfterSeconds: 60)
-        }
+        let identity = try environment.identity()
         let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                      correlationId: context.requestID)
-        let guid = try buyers.findOrCreate(org: tenant.orgId, project: tenant.projectId, externalId: body.externalId,
+        let guid = try identity.createBuyer.run(org: tenant.orgId, project: tenant.projectId, externalId: body.externalId,
                                            email: body.email, metadata: metadata)
-        guard let project = try environment.tenants.project(tenant.projectId, org: tenant.orgId) else {
+        guard let project = try environment.projects.project(tenant.projectId, org: tenant.orgId) else {
             throw APIError.unauthorized("the secret key is unknown or revoked")
         }
         var paywallURL: String?
         if let text = project.settings.paywallUrl, case .success(let base) = PaywallURL.parse(text) {
             let pass = Pass.issue(guid: guid, projectID: tenant.projectId, now: environment.clock(),
-                                  keys: identity.passKeys)
+                                  keys: identity.secrets.passKeys)
             paywallURL = HandoffLinks.paywallURL(base: base, pass: pass, email: body.email?.text)
         }
         return try JSONResponse.encode(UserAnswer(guid: guid.description, paywallUrl: paywallURL))

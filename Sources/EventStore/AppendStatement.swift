@@ -1,7 +1,8 @@
+import Domain
 import Foundation
 import Postgres
 
-/// One command's events for one stream of one org, as `EventTransaction.append` and `EventStore.append` take them.
+/// One command's events for one stream of one org, as `EventTransaction.append` and `EventLog.append` take them.
 struct AppendCommand: Sendable {
     var org: UUID
     var stream: String

@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 
 /// The per-org hash chain: the canonical bytes of an event and how each hash links to the previous one.

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Why an append, read or decode failed, as values the command layer branches on.

@@ -1,7 +1,8 @@
+import Domain
 import Foundation
 import Postgres
 
-/// One open transaction in which a command reads state and appends events; handed out by `EventStore.transact`.
+/// One open transaction in which a command reads state and appends events; handed out by `EventLog.transact`.
 ///
 /// Use it from the thread that received it, only while the `transact` body runs. Several appends to streams of
 /// one org in one transaction are fine; appends to several orgs in one transaction lock several counter rows and can

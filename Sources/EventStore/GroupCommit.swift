@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Application-level group commit for `EventStore.append`: concurrent appends in this process that fall in the same
+/// Application-level group commit for `EventLog.append`: concurrent appends in this process that fall in the same
 /// lane are run by one leader as one batch (one statement, one commit, one WAL flush), while the others wait.
 ///
 /// A lane is an org (`lanes` 0) or one of `lanes` buckets of orgs (by a hash of the org id): every org is always
@@ -9,7 +9,7 @@ import Synchronization
 /// it takes its own command and whatever is queued in the lane (up to `maxBatch` commands), runs them with
 /// `execute`, hands each waiter its own result, and passes the lead to the oldest command that queued meanwhile (so
 /// no caller runs other callers' batches for long). A command refused for its expected version fails alone; an
-/// error of the whole batch is `execute`'s to split (see `EventStore`). Different lanes never wait for each other.
+/// error of the whole batch is `execute`'s to split (see `EventLog`). Different lanes never wait for each other.
 final class GroupCommit: Sendable {
     /// One waiting command: its result or the lead arrives through `semaphore`.
     private final class Waiter: @unchecked Sendable {

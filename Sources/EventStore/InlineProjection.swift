@@ -1,3 +1,4 @@
+import Domain
 import Postgres
 
 /// A read model updated inside the append transaction, so commands can validate against it (DESIGN.md §3).

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// An event about to be appended: id, type, schema version and data. Sequence numbers, hashes and the time are
@@ -19,8 +20,13 @@ public struct NewEvent: Sendable, Equatable {
 
     /// Creates an event from a typed payload; throws `EventStoreError.invalidEventData` for non-event JSON.
     public init<Payload: EventPayload>(_ payload: Payload, eventId: UUID = NewEvent.makeId()) throws {
-        self.init(eventId: eventId, type: Payload.eventType, schemaVersion: Payload.schemaVersion,
-                  data: try payload.eventJSON())
+        let data: EventJSON
+        do {
+            data = try payload.eventJSON()
+        } catch let error as EventPayloadError {
+            throw EventStoreError.invalidEventData(error.description)
+        }
+        self.init(eventId: eventId, type: Payload.eventType, schemaVersion: Payload.schemaVersion, data: data)
     }
 
     /// A fresh event id: a time-ordered UUID (version 7, RFC 9562) — the milliseconds since 1970 in the first 48

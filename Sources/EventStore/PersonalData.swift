@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 
 /// Sealing personal data (e-mail, IP) for event payloads with the subject's data key (crypto-shredding).

@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Domain
 /// What opening a sealed personal value gave: the value, erased (its key was destroyed), or invalid.
 public enum Reveal: Sendable, Equatable {
     /// The plaintext.

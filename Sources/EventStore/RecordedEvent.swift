@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Postgres
 
@@ -47,9 +48,11 @@ public struct RecordedEvent: Sendable, Equatable {
             throw EventStoreError.undecodablePayload(eventType: eventType, schemaVersion: schemaVersion,
                                                      reason: "the event is not a \(Payload.eventType)")
         }
-        let current = try Payload.upcast(data, from: schemaVersion)
         do {
+            let current = try Payload.upcast(data, from: schemaVersion)
             return try JSONDecoder().decode(Payload.self, from: Data(current.canonicalBytes))
+        } catch let error as EventStoreError {
+            throw error
         } catch {
             throw EventStoreError.undecodablePayload(eventType: eventType, schemaVersion: schemaVersion,
                                                      reason: String(describing: error))
@@ -81,11 +84,14 @@ extension RecordedEvent {
         } catch let error as EventJSON.ParseError {
             throw EventStoreError.malformedRow("data or metadata: \(error)")
         }
+        guard let metadata = EventMetadata(json: metadataJSON) else {
+            throw EventStoreError.undecodableMetadata(metadataJSON.canonicalText)
+        }
         self.init(
             orgId: orgId, orgSeq: try row.int("org_seq"), globalPosition: try row.int("global_pos"),
             transactionId: transactionId, streamId: try row.string("stream_id"),
             streamVersion: try row.int("stream_version"), eventId: eventId, eventType: try row.string("event_type"),
-            schemaVersion: try row.int("schema_version"), data: data, metadata: try EventMetadata(json: metadataJSON),
+            schemaVersion: try row.int("schema_version"), data: data, metadata: metadata,
             metadataJSON: metadataJSON, recordedAt: try row.string("recorded_at"), previousHash: previousHash,
             hash: hash)
     }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Postgres
 
@@ -65,7 +66,7 @@ public struct Replayer: Sendable {
     /// `lock_timeout` of the swap in milliseconds; when the lock cannot be had in time the swap is retried.
     public let lockTimeoutMilliseconds: Int
 
-    /// A replayer for `projections` (pass the same list the service's `EventStore` runs).
+    /// A replayer for `projections` (pass the same list the service's `EventLog` runs).
     public init(projections: [any InlineProjection], pageSize: Int = 1000, lockTimeoutMilliseconds: Int = 5000) {
         self.projections = projections
         self.pageSize = max(1, pageSize)

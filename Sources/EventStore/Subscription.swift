@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import Domain
 import Foundation
 import Postgres
 import Synchronization

@@ -1,4 +1,4 @@
-import API
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -31,25 +31,20 @@ public enum AdminCommand {
         }
         do {
             let command = try parse(arguments)
-            guard let configuration = Commands.configuration(from: environment) else { return 2 }
+            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
             let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
             defer { pool.close() }
-            let tenants = TenantDirectory(store: EventStore(pool: pool, projections: ProjectionRegistry.service))
-            let json = try perform(command, tenants: tenants)
+            let json = try perform(command, model: WriteModel(pool: pool, secrets: nil))
             print(json)
             return 0
         } catch let error as UsageError {
-            Commands.printError("handoff admin \(words.joined(separator: " ")): \(error.message)\n\(usage)")
+            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(error.message)\n\(usage)")
             return 2
-        } catch let refusal as TenantDirectory.Refusal {
-            if case .invalid(let field) = refusal {
-                Commands.printError("handoff admin \(words.joined(separator: " ")): \(field.message)")
-                return 2
-            }
-            Commands.printError("handoff admin \(words.joined(separator: " ")): \(refusal)")
-            return 1
+        } catch let refusal as Refusal {
+            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(refusal.message)")
+            return refusal.kind == .invalid ? 2 : 1
         } catch {
-            Commands.printError("handoff admin \(words.joined(separator: " ")): \(error)")
+            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(error)")
             return 1
         }
     }
@@ -99,22 +94,22 @@ public enum AdminCommand {
         }
     }
 
-    static func perform(_ command: Command, tenants: TenantDirectory) throws -> String {
+    static func perform(_ command: Command, model: WriteModel) throws -> String {
         let metadata = EventMetadata(actor: .admin("cli"))
         switch command {
         case .createOrg(let name):
-            let org = try tenants.createOrganization(name: name, metadata: metadata)
+            let org = try model.createOrganization.run(name: name, metadata: metadata)
             return try encode(["orgId": org.description])
         case .createProject(let org, let settings):
-            let (project, key) = try tenants.createProject(org: org, settings: settings, metadata: metadata)
+            let (project, key) = try model.createProject.run(org: org, settings: settings, metadata: metadata)
             return try encode(["projectId": project.description, "secretKey": key.text])
         case .updateProject(let project, let change):
-            return try encode(try tenants.updateProject(project, org: nil, change: change, metadata: metadata))
+            return try encode(try model.updateProject.run(project, org: nil, change: change, metadata: metadata))
         case .createKey(let project):
-            let key = try tenants.createKey(project: project, metadata: metadata)
+            let key = try model.createSecretKey.run(project: project, metadata: metadata)
             return try encode(["secretKey": key.text])
         case .revokeKey(let project, let prefix):
-            let count = try tenants.revokeKeys(project: project, prefix: prefix, metadata: metadata)
+            let count = try model.revokeSecretKeys.run(project: project, prefix: prefix, metadata: metadata)
             return "{\"prefix\":\"\(prefix)\",\"revoked\":\(count)}"
         }
     }

@@ -89,16 +89,16 @@ public enum AuditCommand {
         do {
             action = try parse(arguments)
         } catch {
-            Commands.printError("handoff audit: \(error)\n\(usage)")
+            Subcommands.printError("handoff audit: \(error)\n\(usage)")
             return 2
         }
-        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let connection: Connection
         do {
             connection = try Connection(configuration: PostgresConfiguration(
                 url: configuration.databaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
         } catch {
-            Commands.printError("handoff audit: cannot connect to DATABASE_URL: \(error)")
+            Subcommands.printError("handoff audit: cannot connect to DATABASE_URL: \(error)")
             return 3
         }
         defer { connection.close() }
@@ -110,7 +110,7 @@ public enum AuditCommand {
                 return try export(org: org, format: format, fromSeq: fromSeq, on: connection)
             }
         } catch {
-            Commands.printError("handoff audit: \(error)")
+            Subcommands.printError("handoff audit: \(error)")
             return 3
         }
     }

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Postgres
@@ -22,7 +23,7 @@ public enum JobsCommand {
             print(usage)
             return arguments.isEmpty ? 2 : 0
         }
-        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
         defer { pool.close() }
         do {
@@ -57,7 +58,7 @@ public enum JobsCommand {
             case ("show", let rest):
                 guard rest.count == 1, let id = Int(rest[0]) else { return usageError("show needs a job id") }
                 guard let job = try pool.withConnection({ try JobStore.find(id, on: $0) }) else {
-                    Commands.printError("handoff jobs: no job \(id)")
+                    Subcommands.printError("handoff jobs: no job \(id)")
                     return 1
                 }
                 print(job.json.canonicalText)
@@ -65,7 +66,7 @@ public enum JobsCommand {
             case ("retry", let rest):
                 guard rest.count == 1, let id = Int(rest[0]) else { return usageError("retry needs a job id") }
                 guard let job = try pool.withConnection({ try JobStore.retry(id, now: Date(), on: $0) }) else {
-                    Commands.printError("handoff jobs: job \(id) does not exist or is not dead")
+                    Subcommands.printError("handoff jobs: job \(id) does not exist or is not dead")
                     return 1
                 }
                 Logger(level: .info).info("job retried by an operator", ["job_id": .int(id), "kind": .string(job.kind)])
@@ -75,13 +76,13 @@ public enum JobsCommand {
                 return usageError("unknown subcommand \(arguments[0])")
             }
         } catch {
-            Commands.printError("handoff jobs: \(error)")
+            Subcommands.printError("handoff jobs: \(error)")
             return 1
         }
     }
 
     private static func usageError(_ message: String) -> Int32 {
-        Commands.printError("handoff jobs: \(message)\n\(usage)")
+        Subcommands.printError("handoff jobs: \(message)\n\(usage)")
         return 2
     }
 }

@@ -1,3 +1,4 @@
+import Commands
 import EventStore
 import Foundation
 import Postgres
@@ -18,10 +19,10 @@ public enum ReplayCommand {
                 print("usage: handoff replay\n\nRebuilds every registered projection from the event log.")
                 return 0
             }
-            Commands.printError("handoff replay: unknown argument \"\(argument)\"\nusage: handoff replay")
+            Subcommands.printError("handoff replay: unknown argument \"\(argument)\"\nusage: handoff replay")
             return 2
         }
-        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let replayer = Replayer(projections: projections)
         guard !replayer.tables.isEmpty else {
             print("handoff replay: no projections are registered; nothing to rebuild")
@@ -42,7 +43,7 @@ public enum ReplayCommand {
                 + report.tables.joined(separator: ", "))
             return 0
         } catch {
-            Commands.printError("handoff replay: \(error)")
+            Subcommands.printError("handoff replay: \(error)")
             return 1
         }
     }

@@ -1,4 +1,5 @@
 import API
+import Commands
 import HTTPServer
 import Postgres
 import Redis
@@ -25,9 +26,7 @@ public final class RunningAPI: Sendable {
             connectTimeout: redisTimeout,
             commandTimeout: redisTimeout))
         let metrics = Metrics()
-        let identity = configuration.identitySecrets.map {
-            IdentitySecrets(masterKey: $0.masterKey, lookupPepper: $0.lookupPepper, passKeys: $0.passKeys)
-        }
+        let identity = configuration.identity
         if identity == nil {
             logger.warning("buyer identity endpoints disabled (they answer 503): set "
                 + configuration.missingIdentityVariables.joined(separator: ", "))
@@ -37,8 +36,8 @@ public final class RunningAPI: Sendable {
                 + "budget; for bench/resolve only, never in production")
         }
         environment = Environment(
-            postgres: postgres, redis: redis, metrics: metrics, logger: logger,
-            defaultBodyLimit: configuration.httpMaxBodyBytes, identity: identity,
+            model: WriteModel(pool: postgres, secrets: identity), redis: redis, metrics: metrics, logger: logger,
+            defaultBodyLimit: configuration.httpMaxBodyBytes,
             publicBaseURL: configuration.publicBaseURL,
             resolveLimit: configuration.resolveLimits ? Environment.defaultResolveLimit : nil,
             failedLookupBudget: configuration.resolveLimits ? FailedLookupBudget(
@@ -86,7 +85,7 @@ public final class RunningAPI: Sendable {
     public func stop(drainSeconds: Double) {
         logger.info("draining", ["in_flight": .int(server.inFlight)])
         server.stop(drainTimeout: drainSeconds)
-        environment.postgres.close()
+        environment.model.close()
         environment.redis.close()
         logger.info("stopped")
         logger.flush()

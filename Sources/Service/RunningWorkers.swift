@@ -1,3 +1,4 @@
+import Commands
 import EventStore
 import Foundation
 import HTTPClient
@@ -21,9 +22,8 @@ public final class RunningWorkers: Sendable {
     private let redisPools: [RedisPool]
     private let logger: Logger
 
-    /// Starts `roles` (names from `roles`). `minter` mints the codes of recovery mails; nil leaves that step unwired.
-    public init(configuration: Configuration, roles: Set<String>, logger: Logger,
-                minter: (any RecoveryCodeMinter)? = nil) throws {
+    /// Starts `roles` (names from `roles`); without the identity secrets, recovery mails that should go out fail.
+    public init(configuration: Configuration, roles: Set<String>, logger: Logger) throws {
         self.logger = logger
         let queues = Set(Self.roles.dropFirst(3)).intersection(roles)
         let threads = configuration.workThreads
@@ -37,24 +37,21 @@ public final class RunningWorkers: Sendable {
             url: configuration.redisURL, poolSize: threads * max(1, queues.count) + 3, connectTimeout: redisTimeout,
             commandTimeout: max(redisTimeout, 3)))
         redisPools = [redis]
-        let subjectKeys = configuration.masterKey.map { SubjectKeys(masterKey: $0.bytes) }
-        if subjectKeys == nil && queues.contains(RecoveryMailJob.queue) {
-            logger.warning("recovery mail jobs will fail until HANDOFF_MASTER_KEY is set")
-        }
-        if minter == nil && queues.contains(RecoveryMailJob.queue) {
+        let store = EventLog(pool: postgres, projections: ProjectionRegistry.service)
+        let identity = configuration.identity.map { IdentityContext(log: store, secrets: $0) }
+        if identity == nil && queues.contains(RecoveryMailJob.queue) {
             logger.warning("recovery mail jobs for known buyers go dead until HANDOFF_MASTER_KEY, "
                 + "HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are set")
         }
         let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL))
         let settings = RecoveryMailSettings(
             smtp: smtp,
-            fromAddress: configuration.mailFrom, fromName: configuration.mailFromName, subjectKeys: subjectKeys,
-            minter: minter, publicBaseURL: configuration.publicBaseURL)
+            fromAddress: configuration.mailFrom, fromName: configuration.mailFromName,
+            sender: SendRecoveryMail(identity), publicBaseURL: configuration.publicBaseURL)
         let registry = JobRegistry([
             RecoveryMailJob.kind(settings: settings),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
         ])
-        let store = EventStore(pool: postgres, projections: ProjectionRegistry.service)
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)
         let onError: @Sendable (String) -> @Sendable (any Error) -> Void = { role in
             { error in logger.error("worker error", ["role": .string(role), "error": .string("\(error)")]) }

@@ -15,16 +15,15 @@ public enum WorkCommand {
         switch parseRoles(arguments) {
         case .success(let parsed): roles = parsed
         case .failure(let problem):
-            Commands.printError("handoff work: \(problem.message)\n\(usage)")
+            Subcommands.printError("handoff work: \(problem.message)\n\(usage)")
             return 2
         }
-        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let logger = Logger(level: configuration.logLevel, buffered: true)
         defer { logger.flush() }
         let workers: RunningWorkers
         do {
-            workers = try RunningWorkers(configuration: configuration, roles: roles, logger: logger,
-                                         minter: RecoveryCodes.configured(configuration))
+            workers = try RunningWorkers(configuration: configuration, roles: roles, logger: logger)
         } catch {
             logger.error("could not start the workers", ["error": .string("\(error)")])
             return 1
@@ -37,15 +36,14 @@ public enum WorkCommand {
 
     /// `handoff dev` after migrating: the API and every worker role in this process until SIGTERM/SIGINT.
     static func serveAndWork(environment: [String: String]) -> Int32 {
-        guard let configuration = Commands.configuration(from: environment) else { return 2 }
+        guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let logger = Logger(level: configuration.logLevel, buffered: true)
         defer { logger.flush() }
         let api: RunningAPI
         let workers: RunningWorkers
         do {
             api = try RunningAPI(configuration: configuration, logger: logger)
-            workers = try RunningWorkers(configuration: configuration, roles: Set(RunningWorkers.roles), logger: logger,
-                                         minter: RecoveryCodes.configured(configuration))
+            workers = try RunningWorkers(configuration: configuration, roles: Set(RunningWorkers.roles), logger: logger)
         } catch {
             logger.error("could not start", ["error": .string("\(error)")])
             return 1

@@ -23,7 +23,7 @@ public final class JobConsumer: @unchecked Sendable {
     public let queue: String
     /// The consumer's name in the group, unique per thread and process.
     public let name: String
-    private let store: EventStore
+    private let store: EventLog
     private let redis: RedisPool
     private let registry: JobRegistry
     private let clock: @Sendable () -> Date
@@ -35,7 +35,7 @@ public final class JobConsumer: @unchecked Sendable {
     /// Where this consumer's next `XAUTOCLAIM` scan of the pending list starts.
     private var reclaimCursor = "0-0"
 
-    public init(queue: String, name: String, store: EventStore, redis: RedisPool, registry: JobRegistry,
+    public init(queue: String, name: String, store: EventLog, redis: RedisPool, registry: JobRegistry,
                 visibilityTimeout: Double, clock: @escaping @Sendable () -> Date = { Date() },
                 blockMilliseconds: Int = 1000, batchSize: Int = 10,
                 onResult: @escaping @Sendable (Job?, Result, String?) -> Void = { _, _, _ in }) {

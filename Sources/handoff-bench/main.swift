@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Postgres
@@ -9,7 +10,7 @@ import Synchronization
 //
 //   handoff-bench <database-url> <orgs> <writers> <seconds> [batch-lanes]
 //
-// batch-lanes: EventStore's group commit lanes (0 = batch per org; the store's default when absent).
+// batch-lanes: EventLog's group commit lanes (0 = batch per org; the store's default when absent).
 let arguments = CommandLine.arguments
 guard arguments.count == 5 || arguments.count == 6, let orgCount = Int(arguments[2]), let writers = Int(arguments[3]),
       let seconds = Double(arguments[4]), orgCount > 0, writers > 0, seconds > 0,
@@ -19,7 +20,7 @@ guard arguments.count == 5 || arguments.count == 6, let orgCount = Int(arguments
     exit(2)
 }
 let pool = Pool(configuration: PostgresConfiguration(url: arguments[1], poolSize: writers, checkoutTimeout: 30))
-let store = arguments.count == 6 ? EventStore(pool: pool, batchLanes: Int(arguments[5])!) : EventStore(pool: pool)
+let store = arguments.count == 6 ? EventLog(pool: pool, batchLanes: Int(arguments[5])!) : EventLog(pool: pool)
 let orgs = (0..<orgCount).map { _ in UUID() }
 let metadata = EventMetadata(actor: .system("bench"), requestId: "bench")
 let appended = Atomic<Int>(0)

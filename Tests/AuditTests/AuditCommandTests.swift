@@ -1,10 +1,11 @@
 import Crypto
+import Domain
 import EventStore
 import Foundation
 import Postgres
 import Service
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct AuditCommandTests {
     /// Events an auditor's verifier must get exactly right: several streams, non-ASCII and escaped text, nesting,
@@ -21,7 +22,7 @@ import TestSupport
     ]
 
     /// Appends the tricky events plus `plain` more over three streams of `org`.
-    private func seed(_ store: EventStore, org: UUID, plain: Int = 5) throws {
+    private func seed(_ store: EventLog, org: UUID, plain: Int = 5) throws {
         for (index, data) in Self.tricky.enumerated() {
             try store.append(org: org, stream: "buyer,\"\(index % 2)\"", expectedVersion: .any,
                              events: [NewEvent(type: "TrickyRecorded", schemaVersion: index + 1, data: data)],

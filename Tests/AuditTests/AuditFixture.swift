@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Migrate
@@ -26,8 +27,8 @@ struct AuditFixture {
     }
 
     /// An event store over a pool of the application role, as `serve` builds it.
-    func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventStore {
-        EventStore(pool: Pool(configuration: PostgresConfiguration(url: database.appURL, poolSize: poolSize,
+    func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventLog {
+        EventLog(pool: Pool(configuration: PostgresConfiguration(url: database.appURL, poolSize: poolSize,
                                                                    checkoutTimeout: 30)),
                    projections: projections)
     }

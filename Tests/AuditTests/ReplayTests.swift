@@ -61,7 +61,7 @@ struct StreamActivity: InlineProjection {
     }
 
     /// Appends `count` one-event commands over `orgs` and a few streams each, from 4 threads.
-    private func appendLoad(_ store: EventStore, orgs: [UUID], count: Int, types: [String]) {
+    private func appendLoad(_ store: EventLog, orgs: [UUID], count: Int, types: [String]) {
         onThreads(4) { thread in
             for number in stride(from: thread, to: count, by: 4) {
                 let org = orgs[number % orgs.count]

@@ -1,4 +1,5 @@
 @testable import Domain
+import Domain
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Postgres

@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import EventStore
 import Foundation
 import Testing

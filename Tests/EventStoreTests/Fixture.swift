@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Migrate
@@ -28,8 +29,8 @@ struct Fixture {
     }
 
     /// An event store over a pool of the application role.
-    func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventStore {
-        EventStore(pool: Pool(configuration: appConfiguration(poolSize: poolSize)), projections: projections)
+    func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventLog {
+        EventLog(pool: Pool(configuration: appConfiguration(poolSize: poolSize)), projections: projections)
     }
 }
 

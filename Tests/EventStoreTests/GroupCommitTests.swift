@@ -4,12 +4,12 @@ import Postgres
 import TestSupport
 import Testing
 
-/// `EventStore.append`'s group commit: concurrent appends share a transaction, yet each caller gets its own outcome.
+/// `EventLog.append`'s group commit: concurrent appends share a transaction, yet each caller gets its own outcome.
 @Suite struct GroupCommitTests {
     @Test(arguments: [0, 2])
     func concurrentAppendsToOneOrgEachGetTheirOwnOutcome(lanes: Int) throws {
         let fixture = try Fixture.migrated()
-        let store = EventStore(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: lanes)
+        let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: lanes)
         let org = UUID()
         let recordedTwice = sampleEvent(0)
         try store.append(org: org, stream: "first", expectedVersion: .noStream, events: [recordedTwice],
@@ -52,7 +52,7 @@ import Testing
 
     @Test func lanesBatchSeveralOrgsAndEveryChainStillVerifies() throws {
         let fixture = try Fixture.migrated()
-        let store = EventStore(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: 2)
+        let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: 2)
         let orgs = (0..<6).map { _ in UUID() }
         let counts = Locked<[UUID: Int]>([:])
         onThreads(12) { writer in

@@ -19,7 +19,7 @@ import Testing
         return counts
     }
 
-    private func appendEvents(_ store: EventStore, count: Int) throws -> [UUID] {
+    private func appendEvents(_ store: EventLog, count: Int) throws -> [UUID] {
         let orgs = (0..<3).map { _ in UUID() }
         return try (0..<count).flatMap { number in
             try store.append(org: orgs[number % 3], stream: "s", expectedVersion: .any, events: [sampleEvent(number)],

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import Testing
 import TestSupport
+import Testing
 
 /// What Tests/Peers/http_receiver.py echoes back.
 private struct Echo: Decodable {

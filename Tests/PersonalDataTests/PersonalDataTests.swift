@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 @testable import EventStore
 import Foundation
 import Testing

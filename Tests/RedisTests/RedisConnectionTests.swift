@@ -1,7 +1,7 @@
 import Foundation
 import Redis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RedisConnectionTests {
     @Test func connectingToAClosedPortFailsPromptlyWithConnectFailed() throws {

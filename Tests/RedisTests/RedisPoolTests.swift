@@ -1,8 +1,8 @@
 import Foundation
 import Redis
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RedisPoolTests {
     @Test func aPausedRedisYieldsATimeoutWithinTheBoundAndThePoolWorksAgainAfterResume() throws {

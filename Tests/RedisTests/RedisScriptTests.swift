@@ -1,6 +1,6 @@
 import Redis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RedisScriptTests {
     static let incrementBy = RedisScript(source: "return redis.call('INCRBY', KEYS[1], ARGV[1])")

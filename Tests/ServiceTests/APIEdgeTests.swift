@@ -1,4 +1,5 @@
 import API
+import Commands
 import Foundation
 import HTTPServer
 import Postgres
@@ -11,7 +12,7 @@ import Testing
 @Suite struct APIEdgeTests {
     private func responder(logTo descriptor: Int32 = -1) throws -> APIResponder {
         let environment = Environment(
-            postgres: Pool(configuration: PostgresConfiguration(url: try TestEnvironment.databaseURL(), poolSize: 2)),
+            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: try TestEnvironment.databaseURL(), poolSize: 2)), secrets: nil),
             redis: RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 2)),
             metrics: Metrics(),
             logger: Logger(level: .info, descriptor: descriptor == -1 ? open("/dev/null", O_WRONLY) : descriptor),

@@ -1,4 +1,5 @@
 @testable import API
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -14,7 +15,7 @@ import Testing
 import Workers
 
 /// `POST /public/handoff/email-recovery/request` and the `recovery-mail` worker (issue 6), with real Postgres,
-/// Redis and an SMTP sink. The code a recovery mail carries is minted by `RecoveryCodes`, as `handoff work` does.
+/// Redis and an SMTP sink. The code a recovery mail carries is minted by `SendRecoveryMail`, as `handoff work` does.
 @Suite struct EmailRecoveryTests {
     static let path = "/public/handoff/email-recovery/request"
 
@@ -32,7 +33,7 @@ import Workers
         let consumer: JobConsumer
         let registry: JobRegistry
 
-        init(minter: (any RecoveryCodeMinter)? = RecoveryCodes(secrets: TestIdentity.secrets()),
+        init(workerSecrets: IdentitySecrets? = TestIdentity.secrets(),
              apiRedisURL: String? = nil, returnScheme: String? = "myapp") throws {
             fixture = try TenantFixture.migrated()
             tenant = try fixture.tenant(returnScheme.map { ["--return-scheme", $0] } ?? [])
@@ -42,24 +43,28 @@ import Workers
             self.clock = box
             let clock: @Sendable () -> Date = { box.now }
             let environment = Environment(
-                postgres: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: 2)),
+                model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: 2)), secrets: TestIdentity.secrets()),
                 redis: RedisPool(configuration: try RedisConfiguration(
                     url: try apiRedisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                     commandTimeout: 0.3)),
                 metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-                identity: TestIdentity.secrets(), clock: clock, publicBaseURL: "https://handoff.example.com",
+                clock: clock, publicBaseURL: "https://handoff.example.com",
                 emailRecoveryLimit: Flow.limit)
             api = APIResponder(environment: environment)
-            pool = Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: 3))
+            let pool = Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: 3))
+            self.pool = pool
             redisPool = RedisPool(configuration: try RedisConfiguration(url: redis.url, poolSize: 3, connectTimeout: 1,
                                                                        commandTimeout: 3))
             let settings = RecoveryMailSettings(
                 smtp: SMTPClient(configuration: SMTPConfiguration(url: sink.url)), fromAddress: "noreply@handoff.test",
-                fromName: "Handoff", subjectKeys: SubjectKeys(masterKey: TestIdentity.secrets().masterKey),
-                minter: minter, publicBaseURL: "https://handoff.example.com")
+                fromName: "Handoff",
+                sender: SendRecoveryMail(workerSecrets.map {
+                    IdentityContext(log: EventLog(pool: pool, projections: ProjectionRegistry.service), secrets: $0)
+                }),
+                publicBaseURL: "https://handoff.example.com")
             registry = JobRegistry([RecoveryMailJob.kind(settings: settings)])
             relay = JobRelay(pool: pool, redis: redisPool, registry: registry, clock: clock)
-            consumer = JobConsumer(queue: RecoveryMailJob.queue, name: "test", store: EventStore(
+            consumer = JobConsumer(queue: RecoveryMailJob.queue, name: "test", store: EventLog(
                 pool: pool, projections: ProjectionRegistry.service), redis: redisPool, registry: registry,
                 visibilityTimeout: 60, clock: clock, blockMilliseconds: 100)
         }
@@ -329,7 +334,7 @@ import Workers
     }
 
     @Test func withoutIdentitySecretsOnTheWorkerAKnownBuyersJobGoesDeadAndSendsNothing() throws {
-        let flow = try Flow(minter: nil)
+        let flow = try Flow(workerSecrets: nil)
         _ = try flow.buyerWithPayment(email: "buyer@example.com")
         #expect(flow.request(flow.body(email: "buyer@example.com")).status == 204)
         try flow.work(jobs: 1)

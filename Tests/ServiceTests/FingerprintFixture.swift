@@ -1,4 +1,5 @@
 @testable import API
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -38,12 +39,12 @@ struct FingerprintFixture {
         -> APIResponder
     {
         let environment = Environment(
-            postgres: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)),
+            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)), secrets: identity),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            identity: identity, clock: { clock.now() }, publicBaseURL: "https://handoff.example.com",
+            clock: { clock.now() }, publicBaseURL: "https://handoff.example.com",
             fingerprintCaptureLimit: TestIdentity.uniqueLimit(count: 1000), resolveByFingerprintLimit: resolveLimit)
         return APIResponder(environment: environment)
     }

@@ -1,4 +1,5 @@
 @testable import API
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -366,15 +367,15 @@ import Testing
         #expect(left == ["pi_just_expired", "pi_live"])
         // At most once per interval per process.
         let sweep = FingerprintSweep(interval: 3600, batch: 1)
-        #expect(sweep.runIfDue(on: world.api.environment.postgres) == 0)
-        #expect(sweep.runIfDue(on: world.api.environment.postgres) == nil)
+        #expect(sweep.runIfDue(on: world.api.environment.model.log.pool) == 0)
+        #expect(sweep.runIfDue(on: world.api.environment.model.log.pool) == nil)
     }
 
     @Test func replayDoesNotBringBackAFingerprintThatExpiredByTheDatabaseClock() throws {
         let world = try F()
         let paid = try world.pay()
         #expect(world.capture(paid.token).status == 204)
-        let store = try #require(world.api.environment.fingerprints).store
+        let store = world.api.environment.model.log
         let stale = FingerprintRecorded(
             paymentId: "pi_stale", guid: PaymentTests.guidA, projectId: world.tenant.project, platform: "ios",
             screen: "393x852", timezone: nil, language: nil, ipHash: String(repeating: "b", count: 64),

@@ -1,4 +1,5 @@
 @testable import API
+import Commands
 import Domain
 import Foundation
 import HTTPServer
@@ -49,7 +50,7 @@ import Testing
         let paid = try world.pay()
         let html = bodyText(page(world, paid.token, userAgent: F.iPhone))
         #expect(!html.contains("id=\"store\"") && html.contains(paid.code))
-        let facts = try #require(try world.api.environment.pages?.facts(token: paid.token, now: world.clock.now()))
+        let facts = try #require(try world.api.environment.model.identity?.pages.facts(token: paid.token, now: world.clock.now()))
         let content = PostPaymentPageHandler.content(facts, token: paid.token, platform: .ios, language: .en,
                                                      trackerURL: "https://app.appsflyer.com/x?a=1&b=\"<>",
                                                      endpoint: "https://h/e")

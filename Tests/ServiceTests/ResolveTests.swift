@@ -1,4 +1,5 @@
 import API
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -24,12 +25,12 @@ import Testing
         poolSize: Int = 4
     ) throws -> APIResponder {
         let environment = Environment(
-            postgres: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)),
+            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)), secrets: TestIdentity.secrets()),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 4, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            identity: TestIdentity.secrets(), clock: clock, resolveLimit: resolveLimit, failedLookupBudget: budget)
+            clock: clock, resolveLimit: resolveLimit, failedLookupBudget: budget)
         return APIResponder(environment: environment)
     }
 
@@ -193,8 +194,8 @@ import Testing
         _ = try Self.pay(api, key: tenant.key, paymentId: "pi_1")
         let second = try Self.pay(api, key: tenant.key, paymentId: "pi_2", email: "r@example.com")
         let secrets = TestIdentity.secrets()
-        let codes = HandoffCodes(secrets: secrets)
-        let store = EventStore(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL)),
+        let codes = CodeMinter(secrets: secrets)
+        let store = EventLog(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL)),
                                projections: ProjectionRegistry.service)
         let org = try #require(OrgID.parse(tenant.org).success)
         let guid = try #require(BuyerGuid.parse(Self.guidA).success)

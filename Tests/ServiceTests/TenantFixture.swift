@@ -1,4 +1,5 @@
 import API
+import Commands
 import EventStore
 import Foundation
 import HTTPServer
@@ -35,13 +36,13 @@ struct TenantFixture {
                    publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
         throws -> APIResponder {
         let environment = Environment(
-            postgres: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL,
-                                                                poolSize: poolSize)),
+            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: postgresURL ?? database.appURL,
+                                                                poolSize: poolSize)), secrets: identity),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            s2sLimit: s2sLimit, identity: identity, paywallBuyerLimit: paywallBuyerLimit, clock: clock,
+            s2sLimit: s2sLimit, paywallBuyerLimit: paywallBuyerLimit, clock: clock,
             publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit)
         return APIResponder(environment: environment)
     }

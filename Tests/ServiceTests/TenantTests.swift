@@ -1,4 +1,5 @@
 import API
+import Commands
 import Domain
 import EventStore
 import Foundation

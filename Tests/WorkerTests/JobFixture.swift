@@ -1,3 +1,4 @@
+import Commands
 import EventStore
 import Foundation
 import Postgres
@@ -14,7 +15,7 @@ final class JobFixture: @unchecked Sendable {
     let pool: Pool
     let redisPool: RedisPool
     let registry: JobRegistry
-    let store: EventStore
+    let store: EventLog
     /// The probe jobs of this test push their ids to `<list>:started` and `<list>:done`.
     let list = "probe:\(UUID().uuidString)"
 
@@ -25,7 +26,7 @@ final class JobFixture: @unchecked Sendable {
         redisPool = RedisPool(configuration: try RedisConfiguration(url: redis.url, poolSize: 4, connectTimeout: 1,
                                                                    commandTimeout: 3))
         registry = JobRegistry([ProbeJob.kind(redis: redisPool)])
-        store = EventStore(pool: pool, projections: ProjectionRegistry.service)
+        store = EventLog(pool: pool, projections: ProjectionRegistry.service)
     }
 
     deinit {

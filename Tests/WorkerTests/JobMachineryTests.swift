@@ -1,5 +1,7 @@
-import EventStore
+import Commands
 import Dispatch
+import Domain
+import EventStore
 import Foundation
 import HTTPClient
 import Postgres
@@ -314,7 +316,7 @@ import Testing
         let registry = JobRegistry([RecoveryMailJob.kind(settings: RecoveryMailSettings(
             smtp: SMTPClient(configuration: SMTPConfiguration(url: "smtp://127.0.0.1:1")),
             fromAddress: "noreply@handoff.test",
-            fromName: nil, subjectKeys: nil, minter: nil, publicBaseURL: "https://handoff.test"))])
+            fromName: nil, sender: SendRecoveryMail(nil), publicBaseURL: "https://handoff.test"))])
         let first = try fixture.pool.transaction {
             try JobDispatcher.dispatch(events, registry: registry, now: Date(), on: $0)
         }

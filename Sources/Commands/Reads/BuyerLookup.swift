@@ -1,0 +1,106 @@
+import Domain
+import Foundation
+import Postgres
+
+/// Reads for the lookup endpoints (`GET /s2s/v1/users/{guid}`, its entitlements, `GET /public/entitlements`) over
+/// the projections `buyers`, `buyer_emails` and `payments`.
+///
+/// Every read takes the org id, except `profile(of:)` and `homeOrganization(of:)`, which exist to tell a foreign
+/// guid apart (the caller compares the org).
+public struct BuyerLookup: Sendable {
+    private let pool: Pool
+
+    public init(pool: Pool) { self.pool = pool }
+
+    /// A buyer as `GET /s2s/v1/users/{guid}` shows it.
+    public struct Profile: Sendable, Equatable, Encodable {
+        public var guid: String
+        /// The organization the guid belongs to (to tell a foreign guid apart; not shown).
+        public var orgId: OrgID
+        /// The home project: where the buyer first appeared.
+        public var projectId: String
+        public var externalId: String?
+        /// Whether any of the buyer's e-mail addresses is verified.
+        public var emailVerified: Bool
+        public var createdAt: String
+
+        private enum CodingKeys: String, CodingKey { case guid, projectId, externalId, emailVerified, createdAt }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(guid, forKey: .guid)
+            try container.encode(projectId, forKey: .projectId)
+            try container.encode(externalId, forKey: .externalId)
+            try container.encode(emailVerified, forKey: .emailVerified)
+            try container.encode(createdAt, forKey: .createdAt)
+        }
+    }
+
+    /// One entitlement of a buyer, with its status judged at read time.
+    public struct Entitlement: Sendable, Equatable, Encodable {
+        public var entitlement: String
+        public var productId: String
+        public var paymentId: String
+        public var status: String
+        public var expiresAt: String?
+
+        private enum CodingKeys: String, CodingKey { case entitlement, productId, paymentId, status, expiresAt }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(entitlement, forKey: .entitlement)
+            try container.encode(productId, forKey: .productId)
+            try container.encode(paymentId, forKey: .paymentId)
+            try container.encode(status, forKey: .status)
+            try container.encode(expiresAt, forKey: .expiresAt)
+        }
+    }
+
+    /// The buyer with this guid in any organization, or nil for a guid never seen.
+    public func profile(of guid: BuyerGuid) throws -> Profile? {
+        let rows = try pool.withConnection { connection in
+            try connection.queryPrepared("""
+                SELECT org_id::text AS org_id, project_id::text AS project_id, external_id,
+                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+                    EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = b.guid AND e.verified) AS verified
+                FROM buyers b WHERE guid = $1::uuid
+                """, [.text(guid.description)]).rows
+        }
+        guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
+        return Profile(guid: guid.description, orgId: org, projectId: try row.string("project_id"),
+                       externalId: row.isNull("external_id") ? nil : try row.string("external_id"),
+                       emailVerified: try row.bool("verified"), createdAt: try row.string("created_at"))
+    }
+
+    /// The entitlements of `guid` in `org`, oldest payment first, judged at `now`.
+    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date) throws -> [Entitlement] {
+        let rows = try pool.withConnection { connection in
+            try connection.queryPrepared("""
+                SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
+                    to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
+                FROM payments WHERE org_id = $1::uuid AND guid = $2::uuid
+                ORDER BY recorded_at, payment_id
+                """, [.text(org.description), .text(guid.description)]).rows
+        }
+        return try rows.map { row in
+            let expiresText = row.isNull("expires_at") ? nil : try row.string("expires_at")
+            var expiresAt: Date?
+            if let expiresText, case .success(let date) = PaymentFields.rfc3339(expiresText) { expiresAt = date }
+            let status = EntitlementStatus.judge(expiresAt: expiresAt,
+                                                 refundedAt: try row.bool("refunded") ? now : nil, now: now)
+            return Entitlement(entitlement: try row.string("entitlement"), productId: try row.string("product_id"),
+                               paymentId: try row.string("payment_id"), status: status.rawValue,
+                               expiresAt: expiresText)
+        }
+    }
+
+    /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen.
+    public func homeOrganization(of guid: BuyerGuid) throws -> OrgID? {
+        let rows = try pool.withConnection { connection in
+            try connection.queryPrepared("SELECT org_id::text AS org_id FROM buyers WHERE guid = $1::uuid",
+                                         [.text(guid.description)]).rows
+        }
+        guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
+        return org
+    }
+}

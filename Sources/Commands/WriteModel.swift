@@ -1,0 +1,82 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// The write model as the API and the CLI use it: every command handler and read model, built once at start-up
+/// over one connection pool (the application role).
+///
+/// The identity commands (buyers, payments, codes, fingerprints, recovery) need the identity secrets; without them
+/// `identity` is nil and the edge answers 503 on those routes.
+public struct WriteModel: Sendable {
+    /// The log every command appends to, with the product projections.
+    public let log: EventLog
+    /// Projects and secret keys.
+    public let projects: ProjectLookup
+    public let createOrganization: CreateOrganization
+    public let createProject: CreateProject
+    public let updateProject: UpdateProject
+    public let createSecretKey: CreateSecretKey
+    public let revokeSecretKeys: RevokeSecretKeys
+    /// The buyer-identity commands and reads; nil without the identity secrets.
+    public let identity: IdentityModel?
+
+    /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
+    public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep()) {
+        let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
+        self.log = log
+        self.projects = ProjectLookup(pool: pool)
+        self.createOrganization = CreateOrganization(log: log)
+        self.createProject = CreateProject(log: log)
+        self.updateProject = UpdateProject(log: log)
+        self.createSecretKey = CreateSecretKey(log: log)
+        self.revokeSecretKeys = RevokeSecretKeys(log: log)
+        let projects = self.projects
+        self.identity = secrets.map {
+            IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
+        }
+    }
+
+    /// Throws unless Postgres answers a ping on a pooled connection within `timeout` seconds (for `/readyz`).
+    public func checkDatabase(timeout: Double) throws {
+        try log.pool.withConnection { try $0.ping(timeout: timeout) }
+    }
+
+    /// Closes the pool's connections (at shutdown).
+    public func close() {
+        log.pool.close()
+    }
+}
+
+/// The commands and reads that need the identity secrets.
+public struct IdentityModel: Sendable {
+    /// The shared log, keys and code minter.
+    public let context: IdentityContext
+    public let createBuyer: CreateBuyer
+    public let buyers: BuyerLookup
+    public let recordPayment: RecordPayment
+    public let refundPayment: RefundPayment
+    public let redeemCode: RedeemCode
+    public let pages: PostPaymentPageFacts
+    public let captureFingerprint: CaptureFingerprint
+    public let matchFingerprint: MatchFingerprint
+    public let requestEmailRecovery: RequestEmailRecovery
+    public let history: OrgHistory
+
+    /// The identity model over `context`.
+    public init(_ context: IdentityContext, projects: ProjectLookup, sweep: FingerprintSweep) {
+        self.context = context
+        self.createBuyer = CreateBuyer(context)
+        self.buyers = BuyerLookup(pool: context.log.pool)
+        self.recordPayment = RecordPayment(context)
+        self.refundPayment = RefundPayment(log: context.log)
+        self.redeemCode = RedeemCode(context)
+        self.pages = PostPaymentPageFacts(context, projects: projects)
+        self.captureFingerprint = CaptureFingerprint(context, sweep: sweep)
+        self.matchFingerprint = MatchFingerprint(context, sweep: sweep)
+        self.requestEmailRecovery = RequestEmailRecovery(context)
+        self.history = OrgHistory(context)
+    }
+
+    /// The secrets (pass keys for the paywall, the pepper for IP hashes at the edge).
+    public var secrets: IdentitySecrets { context.secrets }
+}
