@@ -30,9 +30,14 @@ let package = Package(
 
         // Logging and metrics shared by the API and the workers (Foundation only).
         .target(name: "Telemetry", swiftSettings: strict),
+        // Loops on threads of their own, for subscriptions and workers (Foundation, Dispatch, Synchronization).
+        .target(name: "BackgroundTasks", swiftSettings: strict),
 
         // The service.
-        .target(name: "EventStore", dependencies: ["Domain", "Postgres", "Crypto"], swiftSettings: strict),
+        .target(
+            name: "EventStore", dependencies: ["BackgroundTasks", "Domain", "Postgres", "Crypto"],
+            swiftSettings: strict
+        ),
         .target(
             name: "API",
             dependencies: ["Domain", "EventStore", "Redis", "Crypto", "HTTPServer", "Postgres", "Telemetry"],
@@ -40,7 +45,9 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: ["Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres"],
+            dependencies: [
+                "BackgroundTasks", "Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres",
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -54,7 +61,7 @@ let package = Package(
             name: "Service",
             dependencies: [
                 "API", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer", "HTTPClient",
-                "Telemetry",
+                "Telemetry", "BackgroundTasks",
             ],
             swiftSettings: strict
         ),

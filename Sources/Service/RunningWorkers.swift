@@ -1,3 +1,4 @@
+import BackgroundTasks
 import EventStore
 import Foundation
 import HTTPClient
