@@ -30,9 +30,14 @@ let package = Package(
 
         // Logging and metrics shared by the API and the workers (Foundation only).
         .target(name: "Telemetry", swiftSettings: strict),
+        // Loops on threads of their own, for subscriptions and workers (Foundation, Dispatch, Synchronization).
+        .target(name: "BackgroundTasks", swiftSettings: strict),
 
         // The service.
-        .target(name: "EventStore", dependencies: ["Domain", "Postgres", "Crypto"], swiftSettings: strict),
+        .target(
+            name: "EventStore", dependencies: ["BackgroundTasks", "Domain", "Postgres", "Crypto"],
+            swiftSettings: strict
+        ),
         // The write model: one handler per command, the product projections and read models, all product SQL.
         .target(
             name: "Commands", dependencies: ["Domain", "EventStore", "Postgres", "Crypto"], swiftSettings: strict
@@ -44,7 +49,10 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: ["Domain", "Commands", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry", "Postgres"],
+            dependencies: [
+                "BackgroundTasks", "Commands", "Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry",
+                "Postgres",
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -57,8 +65,8 @@ let package = Package(
         .target(
             name: "Service",
             dependencies: [
-                "API", "Commands", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis", "HTTPServer",
-                "HTTPClient", "Telemetry",
+                "API", "BackgroundTasks", "Commands", "Domain", "Workers", "EventStore", "Migrate", "Postgres", "Redis",
+                "HTTPServer", "HTTPClient", "Telemetry",
             ],
             swiftSettings: strict
         ),

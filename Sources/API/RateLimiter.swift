@@ -3,8 +3,8 @@ import Foundation
 import Redis
 import Synchronization
 
-/// Checks rate limits with GCRA in one atomic Lua script on Redis, using Redis' own clock (`TIME`), so every API
-/// instance shares one budget per key and clock skew between instances does not matter.
+/// Checks rate limits with GCRA in one atomic Lua script on Redis (`GCRA.script`), using Redis' own clock (`TIME`),
+/// so every API instance shares one budget per key and clock skew between instances does not matter.
 ///
 /// Keys are hashed before they reach Redis, so client IPs and key prefixes are not stored in clear: with the lookup
 /// pepper (`HANDOFF_LOOKUP_PEPPER`, which every API instance shares) as HMAC-SHA256 under a key derived from it
@@ -14,24 +14,6 @@ import Synchronization
 /// After a failure Redis is not asked again for `backoff` seconds, so an outage does not add a command timeout
 /// to every request.
 public final class RateLimiter: Sendable {
-    /// GCRA: the "theoretical arrival time" of the next request is kept per key, in microseconds.
-    /// ARGV: emission interval (µs per request), burst. Returns {allowed 1|0, remaining, retry-after µs}.
-    static let script = RedisScript(source: """
-        local emission = tonumber(ARGV[1])
-        local burst = tonumber(ARGV[2])
-        local time = redis.call('TIME')
-        local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-        local tat = tonumber(redis.call('GET', KEYS[1]) or now)
-        if tat < now then tat = now end
-        local capacity = burst * emission
-        local new_tat = tat + emission
-        if new_tat - now > capacity then
-            return {0, 0, new_tat - now - capacity}
-        end
-        redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
-        return {1, math.floor((capacity - (new_tat - now)) / emission), 0}
-        """)
-
     private let redis: RedisPool
     private let backoff: Double
     private let localCaps = Mutex<[String: (second: Int, count: Int)]>([:])
@@ -61,15 +43,11 @@ public final class RateLimiter: Sendable {
         let now = Date().timeIntervalSince1970
         if redisDownUntil.withLock({ $0 }) > now { return failed(limit) }
         do {
-            let reply = try redis.evaluate(
-                Self.script, keys: [redisKey], arguments: [String(emission), String(limit.burst)])
-            guard case .array(let items) = reply, items.count == 3,
-                  let allowed = items[0].integerValue, let remaining = items[1].integerValue,
-                  let retryMicroseconds = items[2].integerValue else {
-                return failed(limit)
-            }
-            if allowed == 1 { return .allowed(remaining: Int(remaining)) }
-            return .limited(retryAfterSeconds: max(1, Int((Double(retryMicroseconds) / 1_000_000).rounded(.up))))
+            let reply = try GCRA.evaluate(
+                .take, budget: redisKey, emissionMicroseconds: emission, burst: limit.burst, on: redis)
+            guard let answer = GCRA.Answer(reply) else { return failed(limit) }
+            if answer.allowed { return .allowed(remaining: answer.remaining) }
+            return .limited(retryAfterSeconds: answer.retryAfterSeconds)
         } catch {
             redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
             return failed(limit)

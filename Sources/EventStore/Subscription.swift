@@ -1,9 +1,7 @@
+import BackgroundTasks
 import Crypto
-import Dispatch
-import Domain
 import Foundation
 import Postgres
-import Synchronization
 
 /// A named consumer of the global log: processes batches of events in `(tx_id, global_pos)` order and writes its
 /// checkpoint in the same transaction as the handler's effects, so a crash never loses or repeats an effect.
@@ -36,109 +34,38 @@ public final class Subscription: Sendable {
         }
     }
 
-    private struct State {
-        var started = false
-        var stopRequested = false
-        var active = false
-    }
-
     /// The subscription's name: its checkpoint row and its advisory lock.
     public let name: String
-    private let configuration: PostgresConfiguration
-    private let options: Options
-    private let handler: Handler
-    private let onError: @Sendable (any Error) -> Void
-    private let state = Mutex(State())
-    /// Signalled by `stop()` to cut a sleep short.
-    private let wake = DispatchSemaphore(value: 0)
-    /// Signalled when the loop's thread ends.
-    private let finished = DispatchSemaphore(value: 0)
+    private let session: SubscriptionSession
+    private let task: RepeatingTask
 
     /// Creates a stopped subscription; `configuration` is used to open its own connection.
     public init(
         name: String, configuration: PostgresConfiguration, options: Options = Options(),
         onError: @escaping @Sendable (any Error) -> Void = { _ in }, handler: @escaping Handler
     ) {
+        let session = SubscriptionSession(name: name, configuration: configuration, options: options, handler: handler)
         self.name = name
-        self.configuration = configuration
-        self.options = options
-        self.onError = onError
-        self.handler = handler
+        self.session = session
+        self.task = RepeatingTask(
+            name: "subscription \(name)", idleInterval: options.idlePollInterval, errorBackoff: options.errorBackoff,
+            onError: onError, step: { _ in try session.step() })
     }
 
     /// Starts the loop on a new thread; calling it again does nothing.
     public func start() {
-        let first = state.withLock { state in
-            defer { state.started = true }
-            return !state.started
-        }
-        guard first else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "subscription \(name)"
-        thread.start()
+        task.start()
     }
 
     /// Asks the loop to stop after the batch in progress and waits until its thread has ended (lock released,
     /// connection closed).
     public func stop() {
-        let running = state.withLock { state in
-            defer { state.stopRequested = true }
-            return state.started && !state.stopRequested
-        }
-        guard running else { return }
-        wake.signal()
-        finished.wait()
+        task.stop()
+        session.close()
     }
 
     /// Whether this consumer currently holds the subscription's lock.
-    public var isActive: Bool { state.withLock { $0.active } }
-
-    private var stopRequested: Bool { state.withLock { $0.stopRequested } }
-
-    private func sleep(_ seconds: Double) {
-        _ = wake.wait(timeout: .now() + seconds)
-    }
-
-    private func run() {
-        var connection: Connection?
-        var holdsLock = false
-        while !stopRequested {
-            do {
-                if connection == nil || connection?.isBroken == true {
-                    connection?.close()
-                    holdsLock = false
-                    connection = try Connection(configuration: configuration)
-                }
-                guard let live = connection else { continue }
-                if !holdsLock {
-                    holdsLock = try Self.tryLock(name: name, on: live)
-                    state.withLock { $0.active = holdsLock }
-                    guard holdsLock else {
-                        sleep(options.lockPollInterval)
-                        continue
-                    }
-                }
-                let count = try Self.processBatch(name: name, limit: options.batchSize, on: live, handler: handler)
-                if count == 0 { sleep(options.idlePollInterval) }
-            } catch {
-                onError(error)
-                if connection?.isBroken == true {
-                    state.withLock { $0.active = false }
-                    holdsLock = false
-                }
-                sleep(options.errorBackoff)
-            }
-        }
-        if holdsLock, let connection, !connection.isBroken {
-            let key = String(Self.lockKey(name: name))
-            _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.text(key)])
-        }
-        connection?.close()
-        state.withLock { $0.active = false }
-    }
+    public var isActive: Bool { session.isActive }
 
     // MARK: - One batch (also usable without the loop)
 

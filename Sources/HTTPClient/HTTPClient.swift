@@ -134,22 +134,13 @@ public final class HTTPClient: Sendable {
     }
 
     private static func kind(of result: CURLcode) -> HTTPClientError.Kind {
-        switch result {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            .invalidURL
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
-            .connectFailed
-        case CURLE_OPERATION_TIMEDOUT:
-            .timeout
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_SHUTDOWN_FAILED,
-             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
-            .tls
-        case CURLE_FILESIZE_EXCEEDED:
-            .responseTooLarge
-        default:
-            .transport
+        switch CurlFailure(result) {
+        case .malformedURL: .invalidURL
+        case .connectFailed: .connectFailed
+        case .timeout: .timeout
+        case .tls: .tls
+        case .tooLarge: .responseTooLarge
+        case .loginDenied, .other: .transport
         }
     }
 }

@@ -76,21 +76,15 @@ public final class SMTPClient: Sendable {
         byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
     }
 
+    /// `reply` is the server's last SMTP reply code: 4xx or 5xx makes an otherwise unclassified failure `.rejected`.
     private static func kind(of result: CURLcode, reply: Int) -> SMTPError.Kind {
-        switch result {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            .invalidURL
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
-            .connectFailed
-        case CURLE_OPERATION_TIMEDOUT:
-            .timeout
-        case CURLE_LOGIN_DENIED:
-            .authentication
-        case CURLE_USE_SSL_FAILED, CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CLIENTCERT:
-            .tls
-        default:
-            reply >= 400 ? .rejected : .transport
+        switch CurlFailure(result) {
+        case .malformedURL: .invalidURL
+        case .connectFailed: .connectFailed
+        case .timeout: .timeout
+        case .tls: .tls
+        case .loginDenied: .authentication
+        case .tooLarge, .other: reply >= 400 ? .rejected : .transport
         }
     }
 }

@@ -1,3 +1,4 @@
+import BackgroundTasks
 import Commands
 import EventStore
 import Foundation
