@@ -49,10 +49,7 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: [
-                "BackgroundTasks", "Commands", "Domain", "EventStore", "Redis", "HTTPClient", "Crypto", "Telemetry",
-                "Postgres",
-            ],
+            dependencies: ["Commands", "Domain", "EventStore", "HTTPClient", "Postgres", "Redis"],
             swiftSettings: strict
         ),
         .target(
@@ -100,21 +97,32 @@ let package = Package(
         ),
         .testTarget(
             name: "AuditTests",
-            dependencies: ["Commands", "Domain", "EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport"],
+            dependencies: [
+                "Commands", "Domain", "EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport",
+            ],
             swiftSettings: strict
         ),
+        // The API edge driven without a socket: the responder over real Postgres and Redis (and, for e-mail recovery,
+        // the workers in-process).
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "API", "Commands", "Crypto", "Domain", "EventStore", "HTTPClient", "HTTPServer", "Postgres", "Redis",
+                "Telemetry", "TestSupport", "Workers",
+            ],
+            swiftSettings: strict
+        ),
+        // The service as a process: configuration, `handoff serve`/`work` over sockets, the page in a real browser.
         .testTarget(
             name: "ServiceTests",
-            dependencies: [
-                "Service", "API", "Commands", "Domain", "EventStore", "Migrate", "HTTPServer", "HTTPClient", "Postgres", "Redis",
-                "Telemetry", "TestSupport", "Workers", "Crypto",
-            ],
+            dependencies: ["HTTPClient", "Service", "Telemetry", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Workers", "Commands", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate", "TestSupport",
+                "Workers", "Commands", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate",
+                "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -3,7 +3,7 @@ import Domain
 import Foundation
 import HTTPServer
 
-/// `GET /done/<pageToken>`: the post-payment page (`PostPaymentPage`) of the payment whose handoff code the token
+/// `GET /done/<pageToken>`: the post-payment page (`PostPaymentPageHTML`) of the payment whose handoff code the token
 /// carries.
 ///
 /// A token that does not open, or whose code is not recorded, answers one fixed HTML 404 page. A redeemed or
@@ -15,14 +15,14 @@ enum PostPaymentPageHandler {
     static func page(_ request: Request, _ environment: Environment, token: String) throws -> Response {
         guard let pages = environment.model.identity?.pages,
               let facts = try pages.facts(token: token, now: environment.clock()) else {
-            return PostPaymentPage.notFound
+            return PostPaymentPageHTML.notFound
         }
         let platform = request.headers["User-Agent"].flatMap(DevicePlatform.init(userAgent:))
         let content = content(facts, token: token, platform: platform,
                               language: PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"]),
                               trackerURL: storeTrackerURL(facts),
                               endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
-        return PostPaymentPage.render(content)
+        return PostPaymentPageHTML.render(content)
     }
 
     /// The project's tracker link to the store for this payment's install token; nil without a tracker or a token.
@@ -35,18 +35,18 @@ enum PostPaymentPageHandler {
     /// What the page of `facts` shows to a visitor on `platform`; `trackerURL` is the project's tracker link for
     /// this payment, when there is one.
     static func content(_ facts: PostPaymentPageFacts.Facts, token: String, platform: DevicePlatform?,
-                        language: PageLanguage, trackerURL: String?, endpoint: String) -> PostPaymentPage.Content {
+                        language: PageLanguage, trackerURL: String?, endpoint: String) -> PostPaymentPageHTML.Content {
         var returnLink: String?
         if facts.usable, let text = facts.settings.returnScheme, case .success(let scheme) = ReturnScheme.parse(text) {
             returnLink = HandoffLinks.returnLink(scheme: scheme, code: facts.code)
         }
-        var store: PostPaymentPage.StoreLink? = trackerURL.map(PostPaymentPage.StoreLink.tracker)
+        var store: PostPaymentPageHTML.StoreLink? = trackerURL.map(PostPaymentPageHTML.StoreLink.tracker)
         if platform == .android, let text = facts.settings.androidPackage,
            case .success(let package) = AndroidPackage.parse(text), let install = facts.installToken {
             store = .googlePlay(HandoffLinks.playStoreURL(package: package, token: install))
         }
         let sendsFingerprint = facts.usable && facts.settings.fingerprint
-        return PostPaymentPage.Content(
+        return PostPaymentPageHTML.Content(
             language: language, code: facts.usable ? facts.code.text : nil, returnLink: returnLink, storeLink: store,
             fingerprint: sendsFingerprint ? .init(token: token, endpoint: endpoint) : nil)
     }

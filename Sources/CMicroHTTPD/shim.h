@@ -13,14 +13,12 @@
 /// The callback MHD_OPTION_URI_LOG_CALLBACK takes; its result becomes the request's first `*con_cls`.
 typedef void *(*handoff_mhd_uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
 
-/// Starts a daemon on an already bound, listening socket with the options Handoff uses; with `listen_fd` < 0 the
-/// daemon gets no listen socket (`MHD_USE_NO_LISTEN_SOCKET` in `flags`) and connections come in through
-/// MHD_add_connection.
+/// Starts a daemon without a listen socket of its own (`MHD_USE_NO_LISTEN_SOCKET` in `flags`), with the options
+/// Handoff uses: connections come in through MHD_add_connection from the server's accept thread.
 ///
 /// MHD_start_daemon is variadic and Swift cannot call it; this fixes the option list and its types.
 /// `cls` is handed to all three callbacks. Returns NULL when MHD refuses the options or cannot start threads.
 static inline struct MHD_Daemon *handoff_mhd_start(unsigned int flags,
-                                                   MHD_socket listen_fd,
                                                    unsigned int thread_pool_size,
                                                    unsigned int connection_timeout,
                                                    unsigned int connection_limit,
@@ -30,18 +28,7 @@ static inline struct MHD_Daemon *handoff_mhd_start(unsigned int flags,
                                                    MHD_RequestCompletedCallback completed,
                                                    void *cls)
 {
-    if (listen_fd < 0) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
-                                MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
-                                MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
-                                MHD_OPTION_URI_LOG_CALLBACK, uri_logger, cls,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
-                                MHD_OPTION_END);
-    }
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
-                            MHD_OPTION_LISTEN_SOCKET, listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,

@@ -9,6 +9,18 @@ struct AppendCommand: Sendable {
     var expectedVersion: ExpectedVersion
     var events: [NewEvent]
     var metadata: EventMetadata
+
+    /// One command's append; throws `.nothingToAppend` for no events.
+    init(org: UUID, stream: String, expectedVersion: ExpectedVersion, events: [NewEvent], metadata: EventMetadata)
+        throws
+    {
+        guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
+        self.org = org
+        self.stream = stream
+        self.expectedVersion = expectedVersion
+        self.events = events
+        self.metadata = metadata
+    }
 }
 
 /// The append as one statement: `SELECT … FROM event_append(…)` (migrations 0009, 0012) for one or more commands

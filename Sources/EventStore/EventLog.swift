@@ -38,9 +38,8 @@ public final class EventLog: Sendable {
     public func append(
         org: UUID, stream: String, expectedVersion: ExpectedVersion, events: [NewEvent], metadata: EventMetadata
     ) throws -> [RecordedEvent] {
-        guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
-        let command = AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
-                                    metadata: metadata)
+        let command = try AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
+                                        metadata: metadata)
         return try groupCommit.append(command) { batch in
             do {
                 return try run(batch).map { $0.mapError { $0 as any Error } }

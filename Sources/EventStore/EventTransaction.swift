@@ -46,10 +46,10 @@ public struct EventTransaction {
     public func append(
         org: UUID, stream: String, expectedVersion: ExpectedVersion, events: [NewEvent], metadata: EventMetadata
     ) throws -> [RecordedEvent] {
-        guard !events.isEmpty else { throw EventStoreError.nothingToAppend }
-        let command = AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
-                                    metadata: metadata)
-        let recorded = try AppendStatement.run([command], on: connection)[0].get()
+        let recorded = try AppendStatement.run(
+            [AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
+                           metadata: metadata)],
+            on: connection)[0].get()
         try project(recorded)
         return recorded
     }

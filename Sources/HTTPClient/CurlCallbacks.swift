@@ -8,24 +8,26 @@ import CCurl
 func handoffCurlWriteBody(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) -> Int {
-    guard let context else { return 0 }
-    let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-    let length = size * count
-    guard length > 0, let data else { return 0 }
-    let bytes = UnsafeRawPointer(data).bindMemory(to: UInt8.self, capacity: length)
-    return collector.receiveBody(UnsafeBufferPointer(start: bytes, count: length)) ? length : 0
+    deliver(data, size * count, context) { $0.receiveBody($1) }
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one complete header line per call.
 func handoffCurlWriteHeader(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) -> Int {
-    guard let context else { return 0 }
+    deliver(data, size * count, context) { $0.receiveHeaderLine($1) }
+}
+
+/// Hands `length` bytes at `data` to the collector behind `context`; answers `length` when it took them, else 0
+/// (which makes libcurl abort the transfer).
+private func deliver(
+    _ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?,
+    to receive: (ResponseCollector, UnsafeBufferPointer<UInt8>) -> Bool
+) -> Int {
+    guard let context, length > 0, let data else { return 0 }
     let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-    let length = size * count
-    guard length > 0, let data else { return 0 }
     let bytes = UnsafeRawPointer(data).bindMemory(to: UInt8.self, capacity: length)
-    return collector.receiveHeaderLine(UnsafeBufferPointer(start: bytes, count: length)) ? length : 0
+    return receive(collector, UnsafeBufferPointer(start: bytes, count: length)) ? length : 0
 }
 
 /// `CURLOPT_READFUNCTION`: copies the next chunk of the `UploadSource`; 0 signals the end.

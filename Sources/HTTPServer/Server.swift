@@ -78,7 +78,7 @@ public final class Server: Sendable {
                 | MHD_USE_NO_LISTEN_SOCKET.rawValue
             if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
             let handle = handoff_mhd_start(
-                flags, -1,
+                flags,
                 UInt32(configuration.threadCount),
                 UInt32(clamping: configuration.connectionTimeout),
                 UInt32(clamping: configuration.connectionLimit),

@@ -23,7 +23,7 @@ public struct TenantProjection: InlineProjection {
                 VALUES ($1::uuid, $2, $3::timestamptz)
                 """, [org, .text(created.name), at])
         case ProjectCreated.eventType:
-            let created = try event.decode(ProjectCreated.self)
+            let created = try event.decode(ProjectCreated.self).facts
             try connection.query("""
                 INSERT INTO \(tables["projects"]) (project_id, org_id, name, paywall_url, return_scheme,
                     android_package, ios_bundle_id, fingerprint, tracker, tracker_link, created_at, updated_at)
@@ -31,7 +31,7 @@ public struct TenantProjection: InlineProjection {
                         $11::timestamptz)
                 """, [.text(created.projectId), org] + Self.values(created.settings) + [at])
         case ProjectSettingsChanged.eventType:
-            let changed = try event.decode(ProjectSettingsChanged.self)
+            let changed = try event.decode(ProjectSettingsChanged.self).facts
             try connection.query("""
                 UPDATE \(tables["projects"]) SET name = $3, paywall_url = $4, return_scheme = $5,
                     android_package = $6, ios_bundle_id = $7, fingerprint = $8::boolean, tracker = $9,
@@ -39,13 +39,13 @@ public struct TenantProjection: InlineProjection {
                 WHERE project_id = $1::uuid AND org_id = $2::uuid
                 """, [.text(changed.projectId), org] + Self.values(changed.settings) + [at])
         case SecretKeyCreated.eventType:
-            let created = try event.decode(SecretKeyCreated.self)
+            let created = try event.decode(SecretKeyCreated.self).facts
             try connection.query("""
                 INSERT INTO \(tables["secret_keys"]) (key_hash, prefix, project_id, org_id, created_at)
                 VALUES (decode($1, 'hex'), $2, $3::uuid, $4::uuid, $5::timestamptz)
                 """, [.text(created.keyHash), .text(created.prefix), .text(created.projectId), org, at])
         case SecretKeyRevoked.eventType:
-            let revoked = try event.decode(SecretKeyRevoked.self)
+            let revoked = try event.decode(SecretKeyRevoked.self).facts
             try connection.query("""
                 UPDATE \(tables["secret_keys"]) SET revoked_at = $3::timestamptz
                 WHERE key_hash = decode($1, 'hex') AND org_id = $2::uuid AND revoked_at IS NULL

@@ -21,7 +21,7 @@ public struct CreateProject: Sendable {
             _ = try ProjectCreation.decide(organizationExists: exists).get()
             try transaction.append(
                 org: org.uuid, stream: TenantStreams.project(project), expectedVersion: .noStream,
-                events: [try NewEvent(ProjectCreated(projectId: project, settings: settings)),
+                events: [try NewEvent(ProjectCreated(ProjectSettingsFacts(projectId: project, settings: settings))),
                          try NewEvent(SecretKeyCreated(key, project: project))],
                 metadata: metadata)
         }
@@ -32,6 +32,7 @@ public struct CreateProject: Sendable {
 extension SecretKeyCreated {
     /// The event of a freshly issued `key`: its SHA-256 and visible prefix, never the key.
     init(_ key: SecretKey, project: ProjectID) {
-        self.init(projectId: project, keyHash: Hex.encode(SHA256.hash(key.lookupMaterial)), prefix: key.visiblePrefix)
+        self.init(SecretKeyFacts(projectId: project, keyHash: Hex.encode(SHA256.hash(key.lookupMaterial)),
+                                 prefix: key.visiblePrefix))
     }
 }

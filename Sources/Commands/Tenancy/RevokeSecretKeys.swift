@@ -25,7 +25,7 @@ public struct RevokeSecretKeys: Sendable {
             try transaction.append(
                 org: current.orgId.uuid, stream: TenantStreams.project(project), expectedVersion: .any,
                 events: try hashes.map {
-                    try NewEvent(SecretKeyRevoked(projectId: project, keyHash: $0, prefix: prefix))
+                    try NewEvent(SecretKeyRevoked(SecretKeyFacts(projectId: project, keyHash: $0, prefix: prefix)))
                 },
                 metadata: metadata)
             return hashes.count

@@ -22,10 +22,10 @@ public struct UpdateProject: Sendable {
             case .unchanged(let settings):
                 return ProjectLookup.Project(projectId: project, orgId: orgId, settings: settings)
             case .changed(let settings):
+                let changed = ProjectSettingsChanged(ProjectSettingsFacts(projectId: project, settings: settings))
                 try transaction.append(
                     org: orgId.uuid, stream: TenantStreams.project(project), expectedVersion: .any,
-                    events: [try NewEvent(ProjectSettingsChanged(projectId: project, settings: settings))],
-                    metadata: metadata)
+                    events: [try NewEvent(changed)], metadata: metadata)
                 return ProjectLookup.Project(projectId: project, orgId: orgId, settings: settings)
             }
         }

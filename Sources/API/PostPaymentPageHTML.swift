@@ -9,7 +9,7 @@ import HTTPServer
 /// Every value put into the HTML goes through `escape`. The script reads its inputs from `data-` attributes of
 /// `<html>` (so its text, and therefore its hash, never changes), sends the fingerprint once, and marks
 /// `data-fingerprint="sent"` when the server accepted it (the browser test waits for that).
-public enum PostPaymentPage {
+public enum PostPaymentPageHTML {
     /// What one page shows.
     public struct Content: Sendable, Equatable {
         public var language: PageLanguage
