@@ -4,8 +4,8 @@ import EventStore
 import Foundation
 import Postgres
 import Service
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct AuditCommandTests {
     /// Events an auditor's verifier must get exactly right: several streams, non-ASCII and escaped text, nesting,

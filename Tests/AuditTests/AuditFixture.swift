@@ -26,11 +26,11 @@ struct AuditFixture {
         try Connection(configuration: PostgresConfiguration(url: database.adminURL))
     }
 
-    /// An event store over a pool of the application role, as `serve` builds it.
+    /// An `EventLog` over a pool of the application role, as `serve` builds it.
     func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventLog {
         EventLog(pool: Pool(configuration: PostgresConfiguration(url: database.appURL, poolSize: poolSize,
-                                                                   checkoutTimeout: 30)),
-                   projections: projections)
+                                                                 checkoutTimeout: 30)),
+                 projections: projections)
     }
 
     /// The environment `handoff` gets in these tests: the app role for serve/audit, the owner for migrate/replay.

@@ -3,8 +3,8 @@ import Foundation
 import Postgres
 import Service
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 
 /// Per stream: how many events and the last event's type; per org: events, last seq and the sum of `amount`.
 struct StreamActivity: InlineProjection {

@@ -41,7 +41,10 @@ import Testing
     @Test func aTrackerNeedsALinkAndNoTrackerDropsIt() throws {
         #expect(base.applying(change { $0.tracker = .adjust }).failureCode == .trackerLinkFormat)
         #expect(base.applying(change { $0.trackerLink = .set("https://t.example/") }).failureCode == .trackerLinkFormat)
-        let tracked = try base.applying(change { $0.tracker = .adjust; $0.trackerLink = .set("https://t.example/") }).get()
+        let tracked = try base.applying(change {
+            $0.tracker = .adjust
+            $0.trackerLink = .set("https://t.example/")
+        }).get()
         #expect(tracked.tracker == .adjust && tracked.trackerLink == "https://t.example/")
         #expect(try tracked.applying(change { $0.tracker = ProjectSettings.Tracker.none }).get().trackerLink == nil)
         #expect(tracked.applying(change { $0.trackerLink = .clear }).failureCode == .trackerLinkFormat)

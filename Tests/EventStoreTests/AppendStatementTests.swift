@@ -7,12 +7,12 @@ import Testing
 /// them, without the timing of concurrent callers.
 @Suite struct AppendStatementTests {
     @Test func aStaleCommandIsRefusedAloneItsLaterEventsSkippedAndTheOthersAppended() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let (seeded, fresh) = (UUID(), UUID())
         try store.append(org: seeded, stream: "x", expectedVersion: .noStream, events: [sampleEvent(0)],
                          metadata: testMetadata)
-        let commands = [
+        let commands = try [
             // Stale: "x" is at 1, not 5; its second event must be skipped, not appended.
             AppendCommand(org: seeded, stream: "x", expectedVersion: .exactly(5),
                           events: [sampleEvent(1), sampleEvent(2)], metadata: testMetadata),

@@ -2,8 +2,8 @@ import Domain
 import EventStore
 import Foundation
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct AppendTests {
     struct BuyerCreated: EventPayload, Equatable {
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func severalEventsInOneCallGetConsecutiveSeqsVersionsAndOneChain() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         let first = try store.append(org: org, stream: "buyer-1", expectedVersion: .noStream,
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aWrongExpectedVersionIsATypedConflictWithTheActualVersion() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(1)],
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func readingAStreamAndAHistoryKeepsOrgsAndStreamsApart() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let (org, other) = (UUID(), UUID())
         for number in 1...4 {
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func typedPayloadsRoundTripAndOldSchemaVersionsStillDecode() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         let buyer = BuyerCreated(guid: "g_1", externalId: "user-1")
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aRolledBackAppendLeavesNoHole() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(1)], metadata: testMetadata)
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func transactReRunsTheDeciderWhenTheStreamMovedAndGivesUpAfterTheLimit() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(1)], metadata: testMetadata)
@@ -136,7 +136,7 @@ import Testing
             if attempt == 1 {
                 // A racer commits between our read and our append.
                 try fixture.store(poolSize: 1).append(org: org, stream: "s", expectedVersion: .exactly(version),
-                                                       events: [sampleEvent(99)], metadata: testMetadata)
+                                                      events: [sampleEvent(99)], metadata: testMetadata)
             }
             return try transaction.append(org: org, stream: "s", expectedVersion: .exactly(version),
                                           events: [sampleEvent(2)], metadata: testMetadata)
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func parallelAppendsWithTheSameExpectedVersionLetExactlyOneThrough() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store(poolSize: 8)
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(0)],
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func aDuplicateEventIdIsRefusedAndLeavesNoTrace() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         let event = sampleEvent(1)
@@ -218,7 +218,7 @@ import Testing
     func anEmptyStreamOrTypeOrASchemaVersionBelowOneIsRefused(
         stream: String, type: String, schemaVersion: Int, message: String
     ) throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         let event = NewEvent(type: type, schemaVersion: schemaVersion, data: .object(["n": .integer(1)]))
@@ -232,7 +232,7 @@ import Testing
 
     /// `schema_version` is an `integer` column: a larger version is refused before anything is sent.
     @Test func aSchemaVersionBeyondTheIntegerColumnIsInvalidEventData() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         let org = UUID()
         let event = NewEvent(type: "Recorded", schemaVersion: Int(Int32.max) + 1, data: .object([:]))

@@ -1,14 +1,14 @@
 import EventStore
 import Foundation
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 /// Issue 3, tests 1 and 2: a storm of concurrent appenders with rollbacks, read by a global subscriber (exactly
 /// once), a naive `global_pos > last` reader (misses events), and a sampler of one org's history (never a hole).
 @Suite struct GlobalOrderTests {
     @Test func theSubscriberSeesEveryCommittedEventOnceTheNaiveReaderMissesSomeAndNoOrgHasAHole() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store(poolSize: 17)
         let orgs = (0..<4).map { _ in UUID() }
         let slowOrg = UUID()

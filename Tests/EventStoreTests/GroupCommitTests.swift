@@ -1,14 +1,14 @@
 import EventStore
 import Foundation
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 /// `EventLog.append`'s group commit: concurrent appends share a transaction, yet each caller gets its own outcome.
 @Suite struct GroupCommitTests {
     @Test(arguments: [0, 2])
     func concurrentAppendsToOneOrgEachGetTheirOwnOutcome(lanes: Int) throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: lanes)
         let org = UUID()
         let recordedTwice = sampleEvent(0)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func lanesBatchSeveralOrgsAndEveryChainStillVerifies() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), batchLanes: 2)
         let orgs = (0..<6).map { _ in UUID() }
         let counts = Locked<[UUID: Int]>([:])

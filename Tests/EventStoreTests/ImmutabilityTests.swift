@@ -5,7 +5,7 @@ import Postgres
 import Testing
 
 @Suite struct ImmutabilityTests {
-    private func seed(_ fixture: Fixture, org: UUID, count: Int) throws {
+    private func seed(_ fixture: EventStoreFixture, org: UUID, count: Int) throws {
         let store = fixture.store(poolSize: 1)
         for number in 1...count {
             try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(number)],
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theApplicationRoleCannotUpdateDeleteOrTruncateEvents() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let org = UUID()
         try seed(fixture, org: org, count: 2)
         let app = try fixture.appConnection()
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func evenTheOwnerIsStoppedByTheTrigger() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let org = UUID()
         try seed(fixture, org: org, count: 2)
         let owner = try fixture.ownerConnection()
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aRowAlteredBehindTheTriggersBackIsNamedByTheVerifier() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let (tampered, intact) = (UUID(), UUID())
         try seed(fixture, org: tampered, count: 4)
         try seed(fixture, org: intact, count: 3)
@@ -69,7 +69,7 @@ import Testing
     /// writes, is still named by the verifier.
     @Test(arguments: ["stream_id", "event_type", "schema_version", "stream_version"])
     func aRowInsertedAroundTheAppendWithAValueItNeverWritesIsNamed(field: String) throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let org = UUID()
         try seed(fixture, org: org, count: 1)
         let app = try fixture.appConnection()
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aDeletedRowOrAStaleCounterIsAGapForTheVerifier() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let (holed, counted) = (UUID(), UUID())
         try seed(fixture, org: holed, count: 3)
         try seed(fixture, org: counted, count: 2)

@@ -32,7 +32,7 @@ struct SampleTotals: InlineProjection {
     }
 
     @Test func inlineProjectionsUpdateInTheAppendTransactionAndAThrowAbortsTheAppend() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         try SampleTotals.createTables(on: fixture.ownerConnection())
         let store = fixture.store(projections: [SampleTotals()])
         let org = UUID()
@@ -52,7 +52,7 @@ struct SampleTotals: InlineProjection {
     }
 
     @Test func aProjectionAppliedWithPrefixedTablesRebuildsTheSameRowsFromTheLog() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let owner = try fixture.ownerConnection()
         try SampleTotals.createTables(on: owner)
         let replayTables = ProjectionTables(prefix: "replay_")

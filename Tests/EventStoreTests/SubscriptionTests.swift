@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aSubscriberKilledBetweenEffectAndCheckpointResumesWithoutLosingOrRepeatingAnEffect() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         // No unique constraint on purpose: a repeated effect would show up as a second row.
         try fixture.ownerConnection().execute("CREATE TABLE effects (event_id uuid NOT NULL)")
         let store = fixture.store()
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func onlyOneConsumerPerNameIsActiveAndTheOtherTakesOverWhenItStops() throws {
-        let fixture = try Fixture.migrated()
+        let fixture = try EventStoreFixture.migrated()
         let store = fixture.store()
         var appended = try appendEvents(store, count: 12)
         let handled = Locked<[(consumer: Int, event: UUID)]>([])

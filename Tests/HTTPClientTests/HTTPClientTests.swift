@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import TestSupport
 import Testing
+import TestSupport
 
 /// What Tests/Peers/http_receiver.py echoes back.
 private struct Echo: Decodable {

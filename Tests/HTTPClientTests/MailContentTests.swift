@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import TestSupport
 import Testing
+import TestSupport
 
 /// `MailMessage(MailContent)`: multipart/alternative, RFC 2047 headers, and no header injection through any field.
 struct MailContentTests {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
-import TestSupport
 import Testing
+import TestSupport
 
 /// infra/smtp-sink.py on a free port, storing into its own folder, for one test.
 private final class Sink {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPServer
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct ConnectionTests {
     @Test func oneKeepAliveConnectionCarriesAHundredRequests() throws {

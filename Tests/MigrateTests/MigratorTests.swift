@@ -1,8 +1,8 @@
 import Foundation
 import Migrate
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct MigratorTests {
     private func connect(_ url: String) throws -> Connection {
@@ -24,11 +24,13 @@ import Testing
         #expect(first.alreadyApplied == [])
 
         let connection = try connect(url)
-        let before = try connection.query("SELECT version, checksum, applied_at::text AS at FROM schema_migrations ORDER BY 1").rows
+        let before = try connection.query(
+            "SELECT version, checksum, applied_at::text AS at FROM schema_migrations ORDER BY 1").rows
         let second = try migrator.run(on: connection)
         #expect(second.applied == [])
         #expect(second.alreadyApplied == bundled.map(\.version))
-        let after = try connection.query("SELECT version, checksum, applied_at::text AS at FROM schema_migrations ORDER BY 1").rows
+        let after = try connection.query(
+            "SELECT version, checksum, applied_at::text AS at FROM schema_migrations ORDER BY 1").rows
         #expect(after.map { $0["at"] } == before.map { $0["at"] })
         #expect(after.map { $0["checksum"] } == bundled.map { $0.checksum })
     }
@@ -45,7 +47,9 @@ import Testing
         #expect {
             try Migrator(migrations: [one, editedTwo, three]).run(on: connection)
         } throws: { error in
-            guard case .edited(let version, let name, let applied, let file) = error as? MigrationError else { return false }
+            guard case .edited(let version, let name, let applied, let file) = error as? MigrationError else {
+                return false
+            }
             return version == 2 && name == "two" && applied == two.checksum && file == editedTwo.checksum
         }
         #expect(try tableExists(connection, "three") == false)
@@ -54,14 +58,16 @@ import Testing
     @Test func aFailingMigrationLeavesNoTraceAndStopsTheRun() throws {
         let url = try TestDatabase.create(prefix: "migrate")
         let one = Migration(version: 1, name: "one", sql: "CREATE TABLE one (id int)")
-        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (id int); SELECT * FROM missing_table;")
+        let broken = Migration(version: 2, name: "broken",
+                               sql: "CREATE TABLE half (id int); SELECT * FROM missing_table;")
         let three = Migration(version: 3, name: "three", sql: "CREATE TABLE three (id int)")
         let connection = try connect(url)
         #expect(throws: PostgresError.self) { try Migrator(migrations: [one, broken, three]).run(on: connection) }
         #expect(try tableExists(connection, "one"))
         #expect(try tableExists(connection, "half") == false)
         #expect(try tableExists(connection, "three") == false)
-        let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY 1").rows.map { $0["version"] }
+        let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY 1").rows
+            .map { $0["version"] }
         #expect(versions == ["1"])
     }
 

@@ -21,7 +21,7 @@ import Testing
         booleans.appendNull()
         documents.append(#"{"b": [1, "x\"y"], "a": null}"#)
 
-        let row = try #require(try Fixture.connection().query("""
+        let row = try #require(try PostgresFixture.connection().query("""
             SELECT $1::uuid[]::text AS uuids, to_json($2::text[])::text AS texts, $3::bigint[]::text AS bigints,
                    $4::integer[]::text AS integers, $5::boolean[]::text AS booleans, $6::jsonb[]::text AS documents,
                    cardinality($2::text[]) AS text_count
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func anEmptyArrayIsEmptyAndPreparedStatementsTakeArraysToo() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         for _ in 0..<3 {
             var numbers = PostgresArray(.bigint)
             let empty = PostgresArray(.bigint)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func theServerRefusesAnArrayOfAnotherTypeAndInvalidJSON() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         var texts = PostgresArray(.text)
         texts.append("1")
         // A text array's bytes declared as bigint[]: array_recv refuses the element type it names.

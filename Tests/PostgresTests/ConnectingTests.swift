@@ -16,13 +16,13 @@ import TestSupport
     }
 
     @Test func aKeyValueConnectionStringConnects() throws {
-        let url = "host=127.0.0.1 port=\(try Fixture.port()) user=handoff dbname=handoff"
+        let url = "host=127.0.0.1 port=\(try PostgresFixture.port()) user=handoff dbname=handoff"
         #expect(try Self.currentUser(url) == "handoff@handoff")
     }
 
     @Test func aUnixSocketURIConnects() throws {
         let socketFolder = try TestEnvironment.scratchFolder() + "/run"
-        let url = "postgresql://handoff@/handoff?host=\(socketFolder)&port=\(try Fixture.port())"
+        let url = "postgresql://handoff@/handoff?host=\(socketFolder)&port=\(try PostgresFixture.port())"
         #expect(try Self.currentUser(url) == "handoff@handoff")
     }
 
@@ -63,7 +63,7 @@ import TestSupport
     }
 
     @Test func aClosedConnectionIsBrokenAndRefusesQueries() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         #expect(!connection.isBroken)
         connection.close()
         #expect(connection.isBroken)
@@ -72,7 +72,7 @@ import TestSupport
     }
 
     @Test func anUnknownRoleFailsAsConnectFailed() throws {
-        let url = "postgresql://nobody_\(UUID().uuidString.prefix(8))@127.0.0.1:\(try Fixture.port())/handoff"
+        let url = "postgresql://nobody_\(UUID().uuidString.prefix(8))@127.0.0.1:\(try PostgresFixture.port())/handoff"
         let error = #expect(throws: PostgresError.self) {
             try Connection(configuration: PostgresConfiguration(url: url))
         }

@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct ErrorTests {
     @Test func aUniqueViolationSurfacesAsUniqueViolationWithItsSQLState() throws {
-        let table = try Fixture.table("unique", columns: "email text")
-        let connection = try Fixture.connection()
+        let table = try PostgresFixture.table("unique", columns: "email text")
+        let connection = try PostgresFixture.connection()
         try connection.execute("CREATE UNIQUE INDEX \(table)_email ON \(table) (email)")
         try connection.query("INSERT INTO \(table) VALUES ($1)", ["someone@example.com"])
         let error = #expect(throws: PostgresError.self) {
@@ -20,7 +20,7 @@ import Testing
 
     @Test func aRaisedSerializationFailureSurfacesAsSerializationFailure() throws {
         let error = #expect(throws: PostgresError.self) {
-            try Fixture.connection().execute(
+            try PostgresFixture.connection().execute(
                 "DO $$ BEGIN RAISE EXCEPTION 'could not serialize' USING ERRCODE = '40001'; END $$"
             )
         }
@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test func twoConflictingSerializableTransactionsFailOneWithSerializationFailure() throws {
-        let table = try Fixture.table("skew", columns: "shift int, doctor text")
-        let first = try Fixture.connection()
-        let second = try Fixture.connection()
+        let table = try PostgresFixture.table("skew", columns: "shift int, doctor text")
+        let first = try PostgresFixture.connection()
+        let second = try PostgresFixture.connection()
         for connection in [first, second] {
             try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
             _ = try connection.query("SELECT count(*) FROM \(table) WHERE shift = 1")
@@ -46,9 +46,9 @@ import Testing
     }
 
     @Test func aSerializableTransactionThroughThePoolReportsTheConflictToo() throws {
-        let table = try Fixture.table("poolskew", columns: "shift int")
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 2))
-        let outsider = try Fixture.connection()
+        let table = try PostgresFixture.table("poolskew", columns: "shift int")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 2))
+        let outsider = try PostgresFixture.connection()
         let error = #expect(throws: PostgresError.self) {
             try pool.transaction(isolation: .serializable) { tx in
                 _ = try tx.query("SELECT count(*) FROM \(table)")
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aStatementRunningPastStatementTimeoutIsCanceled() throws {
-        let connection = try Fixture.connection(statementTimeoutMilliseconds: 200)
+        let connection = try PostgresFixture.connection(statementTimeoutMilliseconds: 200)
         let started = Date()
         let error = #expect(throws: PostgresError.self) { try connection.query("SELECT pg_sleep(5)") }
         #expect(error?.kind == .queryCanceled)
@@ -75,13 +75,13 @@ import Testing
     }
 
     @Test func everyConnectionGetsTheConfiguredStatementTimeout() throws {
-        let pool = Pool(configuration: try Fixture.configuration(statementTimeoutMilliseconds: 1_500))
+        let pool = Pool(configuration: try PostgresFixture.configuration(statementTimeoutMilliseconds: 1_500))
         let setting = try pool.withConnection { try $0.query("SHOW statement_timeout").rows[0]["statement_timeout"] }
         #expect(setting == "1500ms")
     }
 
     @Test func aSyntaxErrorIsOtherWithItsSQLStateAndKeepsTheConnection() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         let error = #expect(throws: PostgresError.self) { try connection.execute("SELEC 1") }
         #expect(error?.kind == .other)
         #expect(error?.sqlState == "42601")
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aBadParameterValueDoesNotAppearInTheMessage() throws {
         let error = #expect(throws: PostgresError.self) {
-            try Fixture.connection().query("SELECT $1::int", ["secret-token-123"])
+            try PostgresFixture.connection().query("SELECT $1::int", ["secret-token-123"])
         }
         #expect(error?.sqlState == "22P02")
         #expect(error?.message.contains("secret-token-123") == false)

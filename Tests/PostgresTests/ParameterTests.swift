@@ -5,8 +5,8 @@ import Testing
     static let everyByte: [UInt8] = [0, 0] + (0...255).map(UInt8.init) + [0]
 
     @Test func byteaParametersHoldingNULAndEveryByteValueComeBackUnchanged() throws {
-        let table = try Fixture.table("bytes", columns: "id int PRIMARY KEY, data bytea")
-        let connection = try Fixture.connection()
+        let table = try PostgresFixture.table("bytes", columns: "id int PRIMARY KEY, data bytea")
+        let connection = try PostgresFixture.connection()
         try connection.query("INSERT INTO \(table) VALUES ($1, $2)", [1, .bytea(Self.everyByte)])
         try connection.queryPrepared("INSERT INTO \(table) VALUES ($1, $2)", [2, .bytea(Self.everyByte)])
         try connection.query("INSERT INTO \(table) VALUES ($1, $2)", [3, .bytea([])])
@@ -17,12 +17,13 @@ import Testing
     }
 
     @Test func byteaParametersNeedNoTableToRoundTrip() throws {
-        let row = try #require(try Fixture.connection().query("SELECT $1 AS data", [.bytea(Self.everyByte)]).first)
+        let row = try #require(try PostgresFixture.connection()
+            .query("SELECT $1 AS data", [.bytea(Self.everyByte)]).first)
         #expect(row.bytes("data") == Self.everyByte)
     }
 
     @Test func byteaInTheOlderEscapeOutputFormatDecodesToo() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         try connection.execute("SET bytea_output = 'escape'")
         let row = try #require(try connection.query("SELECT $1::bytea AS data", [.bytea(Self.everyByte)]).first)
         #expect(row["data"]?.hasPrefix("\\x") == false)
@@ -30,14 +31,14 @@ import Testing
     }
 
     @Test func textParametersHoldingQuotesAndSQLAreStoredAsData() throws {
-        let table = try Fixture.table("texts", columns: "id int PRIMARY KEY, body text")
+        let table = try PostgresFixture.table("texts", columns: "id int PRIMARY KEY, body text")
         let texts = [
             "'); DROP TABLE \(table); --",
             "O'Brien said \"hi\" \\ and left; $1 $$ dollar $$",
             "ünïcödé ✓ 🎉",
             "",
         ]
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         for (index, text) in texts.enumerated() {
             try connection.query("INSERT INTO \(table) (id, body) VALUES ($1, $2)", [.int(index), .text(text)])
         }
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func nullParametersArriveAsSQLNull() throws {
-        let row = try #require(try Fixture.connection().query(
+        let row = try #require(try PostgresFixture.connection().query(
             "SELECT $1::text IS NULL AS missing, $2::bytea AS data, $3::int AS number",
             [nil, .null, .optional(nil as Int?)]
         ).first)
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func typedHelpersSendValuesPostgresUnderstands() throws {
-        let row = try #require(try Fixture.connection().query(
+        let row = try #require(try PostgresFixture.connection().query(
             "SELECT $1::bigint + 1 AS n, NOT $2::boolean AS flipped, $3::float8 * 2 AS doubled",
             [.int(Int.max - 1), .bool(false), .double(1.25)]
         ).first)
@@ -70,13 +71,14 @@ import Testing
 
     @Test func aTextParameterHoldingNULIsRefusedInsteadOfTruncated() throws {
         let error = #expect(throws: PostgresError.self) {
-            try Fixture.connection().query("SELECT $1::text", [.text("before\u{0}after")])
+            try PostgresFixture.connection().query("SELECT $1::text", [.text("before\u{0}after")])
         }
         #expect(error?.kind == .other)
     }
 
     @Test func readingANullOrMissingColumnAsAStringThrows() throws {
-        let row = try #require(try Fixture.connection().query("SELECT NULL::text AS nothing, 'x' AS word").first)
+        let row = try #require(try PostgresFixture.connection()
+            .query("SELECT NULL::text AS nothing, 'x' AS word").first)
         #expect(throws: PostgresError.self) { try row.string("nothing") }
         #expect(throws: PostgresError.self) { try row.string("absent") }
         #expect(throws: PostgresError.self) { try row.int("word") }
@@ -85,8 +87,8 @@ import Testing
     }
 
     @Test func affectedRowsCountsWhatAStatementChanged() throws {
-        let table = try Fixture.table("affected", columns: "id int")
-        let connection = try Fixture.connection()
+        let table = try PostgresFixture.table("affected", columns: "id int")
+        let connection = try PostgresFixture.connection()
         let inserted = try connection.query("INSERT INTO \(table) SELECT generate_series(1, 5)")
         let updated = try connection.query("UPDATE \(table) SET id = id + 10 WHERE id > $1", [2])
         #expect(inserted.affectedRows == 5)

@@ -5,14 +5,14 @@ import Testing
 /// `ping(timeout:)`: a probe bounded by the client, for readiness checks that must not hang.
 @Suite struct PingTests {
     @Test func aHealthyServerAnswersThePing() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         try connection.ping(timeout: 2)
         #expect(!connection.isBroken)
         #expect(try connection.query("SELECT 2 AS two").rows.first?["two"] == "2")
     }
 
     @Test func aFrozenBackendFailsThePingWithinTheBoundAndTheConnectionIsDropped() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         let backend = connection.backendPID
         #expect(backend > 0)
         kill(backend, SIGSTOP)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aPoolReplacesTheConnectionThatFailedItsPing() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         let frozen = try pool.withConnection { $0.backendPID }
         kill(frozen, SIGSTOP)
         defer { kill(frozen, SIGCONT) }

@@ -6,8 +6,8 @@ import TestSupport
 
 @Suite struct PoolTests {
     @Test func fiftyThreadsShareAPoolOfFourWithoutError() throws {
-        let table = try Fixture.table("shared", columns: "thread int, step int, PRIMARY KEY (thread, step)")
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 4, checkoutTimeout: 30))
+        let table = try PostgresFixture.table("shared", columns: "thread int, step int, PRIMARY KEY (thread, step)")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 4, checkoutTimeout: 30))
         let threads = 50
         let steps = 4
         let failures = Mutex<[String]>([])
@@ -48,7 +48,7 @@ import TestSupport
     }
 
     @Test func aCheckoutFromAnExhaustedPoolTimesOutWithPoolTimeout() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1, checkoutTimeout: 0.5))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1, checkoutTimeout: 0.5))
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
@@ -76,7 +76,7 @@ import TestSupport
     }
 
     @Test func aWaitingCheckoutGetsTheConnectionAsSoonAsItIsReturned() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1, checkoutTimeout: 10))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1, checkoutTimeout: 10))
         let holding = DispatchSemaphore(value: 0)
         Thread {
             _ = try? pool.withConnection { _ in
@@ -91,7 +91,7 @@ import TestSupport
     }
 
     @Test func aWaiterGetsAFreshConnectionWhenTheOneItWaitedForBreaks() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1, checkoutTimeout: 10))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1, checkoutTimeout: 10))
         let holding = DispatchSemaphore(value: 0)
         let outcome = Mutex<PostgresError.Kind?>(nil)
         let finished = DispatchSemaphore(value: 0)
@@ -120,7 +120,7 @@ import TestSupport
     }
 
     @Test func aTerminatedBackendIsReportedAsConnectionLostAndReplaced() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         let firstPID = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
 
         let admin = try Connection(configuration: PostgresConfiguration(url: try TestEnvironment.adminDatabaseURL()))
@@ -154,7 +154,7 @@ import TestSupport
     }
 
     @Test func aClosedPoolRefusesCheckouts() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 2))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 2))
         try pool.withConnection { try $0.query("SELECT 1") }
         pool.close()
         #expect(pool.stats.open == 0)

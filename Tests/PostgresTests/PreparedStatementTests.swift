@@ -7,7 +7,7 @@ import Testing
     }
 
     @Test func runningTheSameSQLTwicePreparesItOnceAndAnswersEachCall() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         let sql = "SELECT $1::int + 1 AS next"
         let first = try connection.queryPrepared(sql, [41])
         let second = try connection.queryPrepared(sql, [99])
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func differentSQLGetsItsOwnPreparedStatement() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         try connection.queryPrepared("SELECT 1 AS one")
         try connection.queryPrepared("SELECT 2 AS two")
         try connection.queryPrepared("SELECT 1 AS one")
@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test func aStatementThatFailsToPrepareIsNotCachedAndTheNextCallWorks() throws {
-        let connection = try Fixture.connection()
-        let table = Fixture.uniqueName("later")
+        let connection = try PostgresFixture.connection()
+        let table = PostgresFixture.uniqueName("later")
         let sql = "SELECT count(*) AS n FROM \(table)"
         #expect(throws: PostgresError.self) { try connection.queryPrepared(sql) }
         try connection.execute("CREATE TABLE \(table) (id int)")
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func cachedStatementsSurviveDeallocateAll() throws {
-        let connection = try Fixture.connection()
+        let connection = try PostgresFixture.connection()
         let sql = "SELECT $1::text || '!' AS shout"
         try connection.queryPrepared(sql, ["hey"])
         try connection.execute("DEALLOCATE ALL")

@@ -5,8 +5,8 @@ import Testing
     struct Refusal: Error {}
 
     @Test func aThrowingTransactionLeavesNothingBehind() throws {
-        let table = try Fixture.table("rollback", columns: "id int PRIMARY KEY")
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let table = try PostgresFixture.table("rollback", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         #expect(throws: Refusal.self) {
             try pool.transaction { tx in
                 try tx.query("INSERT INTO \(table) VALUES ($1)", [1])
@@ -19,19 +19,20 @@ import Testing
     }
 
     @Test func aCommittedTransactionPersistsAndReturnsItsValue() throws {
-        let table = try Fixture.table("commit", columns: "id int PRIMARY KEY")
-        let pool = Pool(configuration: try Fixture.configuration())
+        let table = try PostgresFixture.table("commit", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration())
         let inserted = try pool.transaction { tx in
             try tx.query("INSERT INTO \(table) VALUES ($1), ($2)", [1, 2]).affectedRows
         }
         #expect(inserted == 2)
-        let ids = try Fixture.connection().query("SELECT id FROM \(table) ORDER BY id").rows.map { try $0.int("id") }
+        let ids = try PostgresFixture.connection().query("SELECT id FROM \(table) ORDER BY id").rows
+            .map { try $0.int("id") }
         #expect(ids == [1, 2])
     }
 
     @Test func aTransactionWhoseFailedStatementWasSwallowedRollsBackInsteadOfCommitting() throws {
-        let table = try Fixture.table("swallowed", columns: "id int PRIMARY KEY")
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let table = try PostgresFixture.table("swallowed", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         let error = #expect(throws: PostgresError.self) {
             try pool.transaction { tx in
                 try tx.query("INSERT INTO \(table) VALUES (1)")
@@ -44,8 +45,8 @@ import Testing
     }
 
     @Test func aConnectionReturnedInsideAnOpenTransactionIsRolledBackBeforeReuse() throws {
-        let table = try Fixture.table("abandoned", columns: "id int PRIMARY KEY")
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let table = try PostgresFixture.table("abandoned", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         let firstPID = try pool.withConnection { connection in
             try connection.execute("BEGIN")
             try connection.query("INSERT INTO \(table) VALUES (1)")
@@ -57,11 +58,11 @@ import Testing
         #expect(pid == firstPID)
         #expect(count == 0)
         // Were the transaction still open, this would block on the uncommitted row's lock.
-        try Fixture.connection().query("INSERT INTO \(table) VALUES (1)")
+        try PostgresFixture.connection().query("INSERT INTO \(table) VALUES (1)")
     }
 
     @Test func aConnectionReturnedInsideAFailedTransactionIsUsableAgain() throws {
-        let pool = Pool(configuration: try Fixture.configuration(poolSize: 1))
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         try pool.withConnection { connection in
             try connection.execute("BEGIN")
             _ = try? connection.query("SELECT 1/0")

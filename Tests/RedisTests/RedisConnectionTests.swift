@@ -1,7 +1,7 @@
 import Foundation
 import Redis
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct RedisConnectionTests {
     @Test func connectingToAClosedPortFailsPromptlyWithConnectFailed() throws {

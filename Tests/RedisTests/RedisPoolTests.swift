@@ -1,8 +1,8 @@
 import Foundation
 import Redis
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct RedisPoolTests {
     @Test func aPausedRedisYieldsATimeoutWithinTheBoundAndThePoolWorksAgainAfterResume() throws {

@@ -1,6 +1,6 @@
 import Redis
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct RedisScriptTests {
     static let incrementBy = RedisScript(source: "return redis.call('INCRBY', KEYS[1], ARGV[1])")

@@ -1,7 +1,7 @@
 import Foundation
 import Service
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct ConfigurationTests {
     @Test func anEmptyEnvironmentGivesTheLocalDefaults() throws {
@@ -23,8 +23,8 @@ import Testing
             "DATABASE_POOL_SIZE": "7", "DATABASE_STATEMENT_TIMEOUT_MS": "2000", "REDIS_URL": "unix:///run/redis.sock",
             "REDIS_POOL_SIZE": "3", "REDIS_TIMEOUT_MS": "250", "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000",
             "HTTP_THREADS": "8", "HTTP_MAX_BODY_BYTES": "1024", "HTTP_CONNECTION_TIMEOUT_SECONDS": "5",
-            "HTTP_CONNECTION_LIMIT": "50", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1", "SHUTDOWN_GRACE_SECONDS": "3",
-            "LOG_LEVEL": "warning",
+            "HTTP_CONNECTION_LIMIT": "50", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1",
+            "SHUTDOWN_GRACE_SECONDS": "3", "LOG_LEVEL": "warning",
         ])
         #expect(configuration.databaseURL == "host=/tmp dbname=x")
         #expect(configuration.migrationDatabaseURL == "postgres://owner@db/x")
@@ -59,8 +59,10 @@ import Testing
         ("REDIS_URL", "http://x", "REDIS_URL: must start with redis:// or unix:///"),
         ("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES: \"10.0.0.0/33\" is not an IP address or CIDR range"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL: must be debug, info, warning or error (got \"loud\")"),
-        ("PUBLIC_BASE_URL", "ftp://x", "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
-        ("PUBLIC_BASE_URL", "https://x/?a=1", "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
+        ("PUBLIC_BASE_URL", "ftp://x",
+         "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
+        ("PUBLIC_BASE_URL", "https://x/?a=1",
+         "PUBLIC_BASE_URL: must be an http:// or https:// URL with a host, without query or fragment"),
     ])
     func aBadValueIsRefusedNamingTheVariable(variable: String, value: String, message: String) {
         #expect(throws: ConfigurationError.self) { try Configuration(environment: [variable: value]) }
@@ -158,10 +160,13 @@ import Testing
 
     @Test(arguments: [
         ("nocolon", "item 1 must be id:base64url-key"),
-        ("bad id!:\(String(repeating: "A", count: 43))", "item 1 must start with an id of 1–32 characters A-Z a-z 0-9 _ -"),
+        ("bad id!:\(String(repeating: "A", count: 43))",
+         "item 1 must start with an id of 1–32 characters A-Z a-z 0-9 _ -"),
         ("k:\(String(repeating: "A", count: 43)),k:\(String(repeating: "B", count: 43))", "the key id k appears twice"),
-        ("k:c2hvcnRwZXBwZXI", "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
-        ("k:not base64", "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("k:c2hvcnRwZXBwZXI",
+         "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
+        ("k:not base64",
+         "the key of k must be base64url of 32–1024 bytes, e.g. from `openssl rand 32 | basenc --base64url`"),
     ])
     func aMalformedPassKeyListIsRefusedWithoutEchoingTheKey(value: String, problem: String) {
         do {
@@ -183,6 +188,23 @@ import Testing
             #expect(!text.contains(Self.masterKeyText))
         }
         #expect("\(configuration.masterKey!)" == "<redacted>")
+    }
+
+    @Test func theResolveLimitsAreConfiguredAndValidated() throws {
+        let defaults = try Configuration(environment: [:])
+        #expect(defaults.resolveLimits && defaults.resolveFailedLookupsPerMinute == 300)
+        let set = try Configuration(environment: ["RESOLVE_LIMITS": "off", "RESOLVE_FAILED_LOOKUPS_PER_MINUTE": "20"])
+        #expect(!set.resolveLimits && set.resolveFailedLookupsPerMinute == 20)
+        for (variable, value, message) in [
+            ("RESOLVE_LIMITS", "no", #"RESOLVE_LIMITS: must be on or off (got "no")"#),
+            ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "0",
+             #"RESOLVE_FAILED_LOOKUPS_PER_MINUTE: must be an integer from 1 to 1000000 (got "0")"#),
+        ] {
+            let problem = String(message.dropFirst(variable.count + 2))
+            #expect(throws: ConfigurationError(variable: variable, problem: problem)) {
+                try Configuration(environment: [variable: value])
+            }
+        }
     }
 
     @Test func theExecutableStopsWithExitStatus2AndNamesTheVariable() throws {

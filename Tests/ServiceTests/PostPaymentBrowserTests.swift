@@ -1,40 +1,17 @@
 import Foundation
 import HTTPClient
-import TestSupport
 import Testing
-
-/// Whether headless Chromium can run on this machine at all (infra/test installs Debian's `chromium`), and if not,
-/// what it said.
-enum HeadlessChromium {
-    /// nil when chromium starts and renders a blank page; otherwise why not (its exit status and output).
-    static let failure: String? = {
-        let child: ChildProcess
-        do {
-            child = try ChildProcess(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                                      "about:blank"])
-        } catch {
-            return "chromium could not be started: \(error)"
-        }
-        let status: ChildProcess.Termination
-        do { status = try child.wait(timeout: 60) } catch { return "chromium did not finish: \(error)" }
-        let output = child.output()
-        if status == .exited(0) && output.contains("<body></body>") { return nil }
-        return "chromium ended with \(status): \(output.suffix(2000))"
-    }()
-
-    /// Set by infra/test (`HANDOFF_TEST_REQUIRE_BROWSER=1`): then a chromium that cannot run fails the test instead
-    /// of skipping it; by hand (`swift test`) it is skipped.
-    static let required = ProcessInfo.processInfo.environment["HANDOFF_TEST_REQUIRE_BROWSER"] == "1"
-
-    /// Run the end-to-end test: chromium works, or it is required (and the test then fails with its reason).
-    static var shouldRun: Bool { required || failure == nil }
-}
+import TestSupport
 
 /// The post-payment page end to end (issue 5): a real `handoff serve`, a real page in headless Chromium whose script
 /// sends the fingerprint, then resolve-by-fingerprint from the same IP.
 @Suite struct PostPaymentBrowserTests {
     static let userAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
         + "Chrome/124.0 Mobile Safari/537.36"
+    static let guid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    /// A payment for `guid`, as an app's backend records it (`POST /s2s/v1/payments`).
+    static let payment = #"{"guid":"\#(guid)","paymentId":"pi_1","amount":999,"currency":"EUR","#
+        + #""productId":"com.app.pro_monthly","entitlement":"pro","expiresAt":"2027-02-15T08:00:00Z"}"#
 
     private func send(_ method: String, _ url: String, key: String? = nil, body: String = "") throws -> HTTPResponse {
         var headers = [("Content-Type", "application/json")]
@@ -70,13 +47,13 @@ enum HeadlessChromium {
             Issue.record("HANDOFF_TEST_REQUIRE_BROWSER=1 but headless chromium cannot run: \(failure)")
             return
         }
-        let fixture = try TenantFixture.migrated()
-        let tenant = try fixture.tenant(["--fingerprint", "on", "--android-package", "com.example.app",
-                                         "--return-scheme", "myapp"])
+        let database = try ScratchDatabase.migrated(prefix: "tenants")
+        let tenant = try database.tenant(["--fingerprint", "on", "--android-package", "com.example.app",
+                                          "--return-scheme", "myapp"])
         let port = try Shell.freePort()
         let base = "http://127.0.0.1:\(port)"
         let serve = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
-            "HTTP_PORT": String(port), "DATABASE_URL": fixture.database.appURL,
+            "HTTP_PORT": String(port), "DATABASE_URL": database.appURL,
             "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base,
             "HANDOFF_MASTER_KEY": Self.base64URL(0x61), "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62),
             "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error",
@@ -92,7 +69,7 @@ enum HeadlessChromium {
         }
         try #require(up, "handoff serve did not start: \(serve.output())")
 
-        let paid = try send("POST", base + "/s2s/v1/payments", key: tenant.key, body: PaymentTests.body())
+        let paid = try send("POST", base + "/s2s/v1/payments", key: tenant.key, body: Self.payment)
         try #require(paid.status == 200, "\(String(decoding: paid.body, as: UTF8.self))")
         let answer = try JSONSerialization.jsonObject(with: Data(paid.body)) as? [String: Any]
         let handoff = try #require(answer?["handoff"] as? [String: Any])
@@ -116,6 +93,6 @@ enum HeadlessChromium {
             """)
         #expect(resolved.status == 200)
         #expect(String(decoding: resolved.body, as: UTF8.self)
-            == #"{"success":true,"data":{"guid":"\#(PaymentTests.guidA)","matchMethod":"fingerprint"}}"#)
+            == #"{"success":true,"data":{"guid":"\#(Self.guid)","matchMethod":"fingerprint"}}"#)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import Service
 import Telemetry
-import TestSupport
 import Testing
+import TestSupport
 
 /// The running service over real sockets: readiness across outages, body limits, and the executable's lifecycle.
 @Suite struct ServiceProcessTests {
@@ -21,11 +21,13 @@ import Testing
     }
 
     private func start(_ configuration: Configuration) throws -> RunningAPI {
-        try RunningAPI(configuration: configuration, logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)))
+        try RunningAPI(configuration: configuration,
+                       logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)))
     }
 
     private func get(_ port: Int, _ path: String, method: String = "GET", body: [UInt8] = []) throws -> HTTPResponse {
-        try HTTPClient().send(HTTPRequest(method: method, url: "http://127.0.0.1:\(port)\(path)", body: body, totalTimeout: 10))
+        try HTTPClient().send(HTTPRequest(method: method, url: "http://127.0.0.1:\(port)\(path)", body: body,
+                                          totalTimeout: 10))
     }
 
     @Test func readyzIs503WhilePostgresIsStoppedAnd200AgainAfterItRestarts() throws {
@@ -69,7 +71,8 @@ import Testing
         #expect(tooLarge.status == 413)
         #expect(tooLarge.header("X-Request-Id") != nil)
         #expect(String(decoding: tooLarge.body, as: UTF8.self)
-            == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","message":"the body is larger than the 100 bytes this endpoint accepts"}"#)
+            == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+                #""message":"the body is larger than the 100 bytes this endpoint accepts"}"#)
         let fits = try get(api.port, "/somewhere", method: "POST", body: Array(repeating: 0x41, count: 100))
         #expect(fits.status == 404)
     }

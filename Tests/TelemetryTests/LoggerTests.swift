@@ -15,7 +15,9 @@ import Testing
     }
 
     @Test func aLineIsOneJSONObjectWithFieldsInTheOrderGiven() throws {
-        let output = capture { $0.info("request", ["b": 2, "a": "x", "ok": true, "ms": .milliseconds(microseconds: 1_234_567)]) }
+        let output = capture {
+            $0.info("request", ["b": 2, "a": "x", "ok": true, "ms": .milliseconds(microseconds: 1_234_567)])
+        }
         #expect(output.hasSuffix("\n"))
         #expect(output.filter { $0 == "\n" }.count == 1)
         let line = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
@@ -30,7 +32,9 @@ import Testing
     }
 
     @Test func millisecondsKeepThreeDecimals() {
-        let output = capture { $0.info("m", ["a": .milliseconds(microseconds: 5), "b": .milliseconds(microseconds: 40_050)]) }
+        let output = capture {
+            $0.info("m", ["a": .milliseconds(microseconds: 5), "b": .milliseconds(microseconds: 40_050)])
+        }
         #expect(output.contains(#""a":0.005,"b":40.050}"#))
     }
 

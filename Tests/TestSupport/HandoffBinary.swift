@@ -5,7 +5,8 @@ public enum HandoffBinary {
     /// Path of the built `handoff` (same build folder as the running tests).
     public static func path() throws -> String {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("handoff").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("handoff").path,
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("handoff").path,
             packageRoot() + "/.build/debug/handoff",

@@ -22,8 +22,10 @@ public final class ScratchPostgres: @unchecked Sendable {
         if getuid() == 0 { try Shell.run(["chown", user, root]) }
         try Shell.runAsPostgresUser([bin + "/initdb", "-D", dataFolder, "-U", "postgres", "--auth=trust",
                                      "-E", "UTF8", "--locale=C.UTF-8"])
-        let settings = "listen_addresses = '127.0.0.1'\nport = \(port)\nunix_socket_directories = '\(root)'\nfsync = off\n"
-        try Shell.runAsPostgresUser(["sh", "-c", "printf \"%s\" \"$0\" >> \"$1\"", settings, dataFolder + "/postgresql.conf"])
+        let settings = "listen_addresses = '127.0.0.1'\nport = \(port)\n"
+            + "unix_socket_directories = '\(root)'\nfsync = off\n"
+        try Shell.runAsPostgresUser(["sh", "-c", "printf \"%s\" \"$0\" >> \"$1\"", settings,
+                                     dataFolder + "/postgresql.conf"])
         try start()
     }
 

@@ -13,7 +13,8 @@ public enum Shell {
     /// Runs `arguments` (the first is looked up on PATH), waits (at most `timeout` seconds), and returns
     /// stdout+stderr; throws on a non-zero exit.
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 120) throws -> String {
+    public static func run(_ arguments: [String], environment: [String: String]? = nil,
+                           timeout: Double = 120) throws -> String {
         var merged: [String: String]? = nil
         if let environment { merged = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let child = try ChildProcess(arguments, environment: merged)

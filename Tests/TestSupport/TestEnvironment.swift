@@ -24,7 +24,9 @@ public enum TestEnvironment {
     public static func scratchFolder() throws -> String { try value("HANDOFF_TEST_SCRATCH") }
 
     static func value(_ name: String) throws -> String {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw Missing(variable: name) }
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw Missing(variable: name)
+        }
         return value
     }
 }

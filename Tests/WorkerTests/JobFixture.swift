@@ -4,8 +4,8 @@ import Foundation
 import Postgres
 import Redis
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 import Workers
 
 /// A migrated database, a private restartable Redis, and the `probe` job kind over them, for one test.
@@ -24,7 +24,7 @@ final class JobFixture: @unchecked Sendable {
         redis = try RestartableRedis()
         pool = Pool(configuration: PostgresConfiguration(url: database.appURL, poolSize: 4))
         redisPool = RedisPool(configuration: try RedisConfiguration(url: redis.url, poolSize: 4, connectTimeout: 1,
-                                                                   commandTimeout: 3))
+                                                                    commandTimeout: 3))
         registry = JobRegistry([ProbeJob.kind(redis: redisPool)])
         store = EventLog(pool: pool, projections: ProjectionRegistry.service)
     }

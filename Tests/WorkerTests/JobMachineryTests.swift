@@ -6,8 +6,8 @@ import Foundation
 import HTTPClient
 import Postgres
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 @testable import Workers
 
 /// The job machinery (issue 6, docs/jobs.md) with real Postgres, Redis and `handoff work` processes.

@@ -3,8 +3,8 @@ import Commands
 import Domain
 import Foundation
 import HTTPServer
-import TestSupport
 import Testing
+import TestSupport
 
 /// `GET /done/<pageToken>`: the post-payment page (issue 5).
 @Suite struct PostPaymentPageTests {
@@ -34,15 +34,15 @@ import Testing
             + #"id=com.example.app&amp;referrer=\#(installToken)">Get it on Google Play</a>"#))
         #expect(html.contains(#"data-token="\#(paid.token)" "#
             + #"data-endpoint="https://handoff.example.com/public/handoff/fingerprint""#))
-        #expect(html.contains("<script>\(PostPaymentPage.script)</script>") && html.contains("<html lang=\"en\""))
+        #expect(html.contains("<script>\(PostPaymentPageHTML.script)</script>") && html.contains("<html lang=\"en\""))
         #expect(!html.contains("http://") && !html.contains("src=") && !html.contains("<link"))
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(response.headers["Cache-Control"] == "no-store")
         #expect(response.headers["Referrer-Policy"] == "no-referrer")
         let csp = try #require(response.headers["Content-Security-Policy"])
         #expect(csp.hasPrefix("default-src 'none'; style-src 'sha256-") && csp.contains("; connect-src 'self';"))
-        #expect(csp.contains("script-src '\(PostPaymentPage.hashSource(PostPaymentPage.script))'"))
-        #expect(PostPaymentPage.hashSource("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+        #expect(csp.contains("script-src '\(PostPaymentPageHTML.hashSource(PostPaymentPageHTML.script))'"))
+        #expect(PostPaymentPageHTML.hashSource("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
     }
 
     @Test func anIPhoneGetsNoPlayButtonAndTheTrackerButtonOnlyWhenATrackerURLIsGiven() throws {
@@ -50,12 +50,13 @@ import Testing
         let paid = try world.pay()
         let html = bodyText(page(world, paid.token, userAgent: F.iPhone))
         #expect(!html.contains("id=\"store\"") && html.contains(paid.code))
-        let facts = try #require(try world.api.environment.model.identity?.pages.facts(token: paid.token, now: world.clock.now()))
+        let facts = try #require(try world.api.environment.model.identity?.pages
+            .facts(token: paid.token, now: world.clock.now()))
         let content = PostPaymentPageHandler.content(facts, token: paid.token, platform: .ios, language: .en,
                                                      trackerURL: "https://app.appsflyer.com/x?a=1&b=\"<>",
                                                      endpoint: "https://h/e")
         #expect(content.storeLink == .tracker("https://app.appsflyer.com/x?a=1&b=\"<>"))
-        #expect(bodyText(PostPaymentPage.render(content)).contains(
+        #expect(bodyText(PostPaymentPageHTML.render(content)).contains(
             #"href="https://app.appsflyer.com/x?a=1&amp;b=&quot;&lt;&gt;">Download the app</a>"#))
         let android = PostPaymentPageHandler.content(facts, token: paid.token, platform: .android, language: .en,
                                                      trackerURL: "https://app.appsflyer.com/x", endpoint: "e")
@@ -119,8 +120,8 @@ import Testing
             #expect(response.headers["Cache-Control"] == "no-store")
             bodies.insert(response.body)
         }
-        #expect(bodies == [PostPaymentPage.notFound.body])
-        #expect(bodyText(PostPaymentPage.notFound).contains("Page not found"))
+        #expect(bodies == [PostPaymentPageHTML.notFound.body])
+        #expect(bodyText(PostPaymentPageHTML.notFound).contains("Page not found"))
         #expect(page(world, paid.token).status == 200)
     }
 
@@ -143,9 +144,9 @@ import Testing
     }
 
     @Test func everythingPutIntoTheHTMLIsEscaped() {
-        #expect(PostPaymentPage.escape(#"<a href="x">'&'</a>"#)
+        #expect(PostPaymentPageHTML.escape(#"<a href="x">'&'</a>"#)
             == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        let html = bodyText(PostPaymentPage.render(PostPaymentPage.Content(
+        let html = bodyText(PostPaymentPageHTML.render(PostPaymentPageHTML.Content(
             language: .en, code: "<b>", returnLink: "a\"b://x", storeLink: .googlePlay("https://p/?a=<x>"),
             fingerprint: .init(token: "t\"><script>", endpoint: "https://h/\"e"))))
         #expect(!html.contains("<b>") && !html.contains("t\"><script>") && !html.contains("a\"b"))

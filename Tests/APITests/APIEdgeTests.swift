@@ -5,14 +5,16 @@ import HTTPServer
 import Postgres
 import Redis
 import Telemetry
-import TestSupport
 import Testing
+import TestSupport
 
 /// The API's edge driven without a socket: routing, error mapping, request ids, metrics.
 @Suite struct APIEdgeTests {
     private func responder(logTo descriptor: Int32 = -1) throws -> APIResponder {
         let environment = Environment(
-            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: try TestEnvironment.databaseURL(), poolSize: 2)), secrets: nil),
+            model: WriteModel(
+                pool: Pool(configuration: PostgresConfiguration(url: try TestEnvironment.databaseURL(), poolSize: 2)),
+                secrets: nil),
             redis: RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 2)),
             metrics: Metrics(),
             logger: Logger(level: .info, descriptor: descriptor == -1 ? open("/dev/null", O_WRONLY) : descriptor),
@@ -60,7 +62,8 @@ import Testing
         #expect(response.status == 405)
         let allow = try #require(response.headers["Allow"])
         #expect(allow.contains("GET"))
-        #expect(text(response) == #"{"statusCode":405,"code":"METHOD_NOT_ALLOWED","message":"this path takes \#(allow)"}"#)
+        #expect(text(response)
+            == #"{"statusCode":405,"code":"METHOD_NOT_ALLOWED","message":"this path takes \#(allow)"}"#)
     }
 
     @Test func opsRoutesTakeNoBodyAndUnknownRoutesTheDefaultLimit() throws {
@@ -70,7 +73,8 @@ import Testing
         let response = api.payloadTooLarge(request(.get, "/healthz"))
         #expect(response.status == 413)
         #expect(text(response)
-            == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","message":"the body is larger than the 0 bytes this endpoint accepts"}"#)
+            == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
+                #""message":"the body is larger than the 0 bytes this endpoint accepts"}"#)
     }
 
     @Test func readyzAnswers200WhenPostgresAndRedisAnswer() throws {
@@ -100,12 +104,13 @@ import Testing
         #expect(response.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project", "/s2s/v1/users",
-                                   "/public/paywall/buyer", "/s2s/v1/payments", "/s2s/v1/payments/{paymentId}/refund",
-                                   "/s2s/v1/users/{guid}", "/s2s/v1/users/{guid}/entitlements",
-                                   "/public/entitlements", "/s2s/v1/events", "/done/{pageToken}",
-                                   "/public/handoff/fingerprint", "/public/handoff/resolve-by-fingerprint",
-                                   "/public/handoff/resolve", "/public/handoff/email-recovery/request"])
+        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project",
+                                   "/s2s/v1/users", "/public/paywall/buyer", "/s2s/v1/payments",
+                                   "/s2s/v1/payments/{paymentId}/refund", "/s2s/v1/users/{guid}",
+                                   "/s2s/v1/users/{guid}/entitlements", "/public/entitlements", "/s2s/v1/events",
+                                   "/done/{pageToken}", "/public/handoff/fingerprint",
+                                   "/public/handoff/resolve-by-fingerprint", "/public/handoff/resolve",
+                                   "/public/handoff/email-recovery/request"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
     }
 

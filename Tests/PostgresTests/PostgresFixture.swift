@@ -3,7 +3,7 @@ import Postgres
 import TestSupport
 
 /// The shared test database, and names no other test uses.
-enum Fixture {
+enum PostgresFixture {
     /// A configuration for the test database (`handoff` role) with the given pool settings.
     static func configuration(
         poolSize: Int = 4, checkoutTimeout: Double = 5, statementTimeoutMilliseconds: Int = 10_000

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func aWellFormedBodyDecodes() throws {
-        let order = try JSONBody.decode(Order.self, from: Array(#"{"externalId":"u1","items":[{"sku":"a","quantity":2}]}"#.utf8))
+        let order = try JSONBody.decode(
+            Order.self, from: Array(#"{"externalId":"u1","items":[{"sku":"a","quantity":2}]}"#.utf8))
         #expect(order.externalId == "u1")
         #expect(order.items.first?.quantity == 2)
     }

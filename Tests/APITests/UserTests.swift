@@ -4,8 +4,8 @@ import EventStore
 import Foundation
 import HTTPServer
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 /// `POST /s2s/v1/users` (issue 4, "Users"): find or create a buyer by externalId or e-mail, with a paywall URL.
 @Suite struct UserTests {
@@ -39,8 +39,8 @@ import Testing
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant()
         let api = try fixture.responder()
-        let externalIdRule = #"{"statusCode":400,"code":"VALIDATION_EXTERNAL_ID_FORMAT","message":"field 'externalId' "# +
-            #"must be 1–256 printable characters without leading or trailing spaces"}"#
+        let externalIdRule = #"{"statusCode":400,"code":"VALIDATION_EXTERNAL_ID_FORMAT","# +
+            #""message":"field 'externalId' must be 1–256 printable characters without leading or trailing spaces"}"#
         let emailRule = #"{"statusCode":400,"code":"VALIDATION_EMAIL_FORMAT","# +
             #""message":"field 'email' must be an e-mail address of at most 254 characters"}"#
         let cases: [(String, String)] = [
@@ -54,7 +54,8 @@ import Testing
             (#"{"email":"a@b.c\r\nBcc: x@y.z"}"#, emailRule),
             (#"{"email":"a@@b.c"}"#, emailRule),
             (#"{"email":"a@localhost"}"#, emailRule),
-            (#"{"email":"\#(String(repeating: "a", count: 64))@\#(String(repeating: "b", count: 186)).com"}"#, emailRule),
+            (#"{"email":"\#(String(repeating: "a", count: 64))@\#(String(repeating: "b", count: 186)).com"}"#,
+             emailRule),
             (#"{"externalId":"ok","email":"bad"}"#, emailRule),
             (#"{"externalID":"u1"}"#, #"{"statusCode":400,"code":"VALIDATION_FAILED","# +
                 #""message":"field 'externalID' is not a field of a user"}"#),
@@ -168,7 +169,8 @@ import Testing
         let pass = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "pass" }?.value)
         #expect(url == "https://pay.example.com/p?plan=gold&pass=\(pass)&email=a%2Bb%40example.com&origin=app#top")
         #expect(bodyText(withEmail) == #"{"guid":"\#(guid)","paywallUrl":"\#(url)","user_id":"\#(guid)"}"#)
-        let claims = PassClaims(guid: try BuyerGuid.parse(guid).get(), projectID: try ProjectID.parse(tenant.project).get(),
+        let claims = PassClaims(guid: try BuyerGuid.parse(guid).get(),
+                                projectID: try ProjectID.parse(tenant.project).get(),
                                 expiresAt: Date(timeIntervalSince1970: 1_800_086_400))
         #expect(Pass.verify(pass, now: now, keys: TestIdentity.secrets().passKeys) == .valid(claims))
 
@@ -192,21 +194,4 @@ import Testing
             #""message":"buyer identity is not configured on this server"}"#)
         #expect(try buyerCreatedCount(fixture, org: tenant.org) == 0)
     }
-}
-
-/// Collects answers from concurrent requests.
-final class Answers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var statusList: [Int] = []
-    private var guidSet: Set<String> = []
-
-    func add(_ status: Int, _ guid: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        statusList.append(status)
-        guidSet.insert(guid)
-    }
-
-    var statuses: [Int] { lock.lock(); defer { lock.unlock() }; return statusList }
-    var guids: Set<String> { lock.lock(); defer { lock.unlock() }; return guidSet }
 }

@@ -4,8 +4,8 @@ import EventStore
 import Foundation
 import HTTPServer
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 /// `GET /s2s/v1/events?after=&limit=` (issue 4, "Lookups"): the org's history with hashes, personal data opened.
 @Suite struct EventsTests {

@@ -7,12 +7,12 @@ import Synchronization
 import TestSupport
 
 /// A fresh database migrated with the bundled migrations, and ways to reach it as owner, app role and superuser.
-struct Fixture {
+struct EventStoreFixture {
     let database: ScratchDatabase
 
     /// Creates and migrates a database of its own.
-    static func migrated() throws -> Fixture {
-        Fixture(database: try ScratchDatabase.migrated(prefix: "events"))
+    static func migrated() throws -> EventStoreFixture {
+        EventStoreFixture(database: try ScratchDatabase.migrated(prefix: "events"))
     }
 
     /// The application role's configuration (INSERT and SELECT on events), as `serve` and `work` use it.
@@ -28,7 +28,7 @@ struct Fixture {
         try Connection(configuration: PostgresConfiguration(url: database.adminURL))
     }
 
-    /// An event store over a pool of the application role.
+    /// An `EventLog` over a pool of the application role.
     func store(poolSize: Int = 4, projections: [any InlineProjection] = []) -> EventLog {
         EventLog(pool: Pool(configuration: appConfiguration(poolSize: poolSize)), projections: projections)
     }

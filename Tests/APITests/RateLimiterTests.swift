@@ -2,8 +2,8 @@ import API
 import Crypto
 import Foundation
 import Redis
-import TestSupport
 import Testing
+import TestSupport
 
 /// GCRA on Redis: bursts, refill, independent keys, a budget shared by instances, and the failure policies.
 @Suite struct RateLimiterTests {

@@ -15,6 +15,8 @@ struct FingerprintFixture {
     static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
     static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36"
     static let bundle = "com.example.app"
+    /// A second buyer, next to `PaymentTests.guidA`.
+    static let guidB = "1f8fad5b-d9cb-469f-a165-70867728950e"
 
     let fixture: TenantFixture
     let clock = Clock()
@@ -39,7 +41,9 @@ struct FingerprintFixture {
         -> APIResponder
     {
         let environment = Environment(
-            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)), secrets: identity),
+            model: WriteModel(
+                pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)),
+                secrets: identity),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),

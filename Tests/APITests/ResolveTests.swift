@@ -6,10 +6,9 @@ import Foundation
 import HTTPServer
 import Postgres
 import Redis
-import Service
 import Telemetry
-import TestSupport
 import Testing
+import TestSupport
 
 /// `GET /public/handoff/resolve` (issue 5, "Resolve a code", "Install Referrer"): one-time exchange, the same 404
 /// for every miss, e-mail verification, recovery codes, limits.
@@ -25,7 +24,9 @@ import Testing
         poolSize: Int = 4
     ) throws -> APIResponder {
         let environment = Environment(
-            model: WriteModel(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)), secrets: TestIdentity.secrets()),
+            model: WriteModel(
+                pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL, poolSize: poolSize)),
+                secrets: TestIdentity.secrets()),
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 4, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
@@ -85,7 +86,7 @@ import Testing
         }
         // Another organization's code answers that organization's buyer and project, never org A's.
         #expect(bodyText(Self.resolve(api, other.token)) == Self.found("3f8fad5b-d9cb-469f-a165-70867728950e",
-                                                                        b.project))
+                                                                       b.project))
         #expect(try Self.count(fixture, "HandoffCodeRedeemed") == 3)
         let owner = try fixture.ownerConnection()
         #expect(try owner.query("SELECT count(*) AS n FROM handoff_codes WHERE redeemed_at IS NOT NULL")
@@ -196,7 +197,7 @@ import Testing
         let secrets = TestIdentity.secrets()
         let codes = CodeMinter(secrets: secrets)
         let store = EventLog(pool: Pool(configuration: PostgresConfiguration(url: fixture.database.appURL)),
-                               projections: ProjectionRegistry.service)
+                             projections: ProjectionRegistry.service)
         let org = try #require(OrgID.parse(tenant.org).success)
         let guid = try #require(BuyerGuid.parse(Self.guidA).success)
         let payment = try #require(PaymentID.parse("pi_1").success)
@@ -297,23 +298,6 @@ import Testing
         #expect(Environment.defaultFailedLookupBudget.failures == 300)
     }
 
-    @Test func theResolveLimitsAreConfiguredAndValidated() throws {
-        let defaults = try Configuration(environment: [:])
-        #expect(defaults.resolveLimits && defaults.resolveFailedLookupsPerMinute == 300)
-        let set = try Configuration(environment: ["RESOLVE_LIMITS": "off", "RESOLVE_FAILED_LOOKUPS_PER_MINUTE": "20"])
-        #expect(!set.resolveLimits && set.resolveFailedLookupsPerMinute == 20)
-        for (variable, value, message) in [
-            ("RESOLVE_LIMITS", "no", #"RESOLVE_LIMITS: must be on or off (got "no")"#),
-            ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "0",
-             #"RESOLVE_FAILED_LOOKUPS_PER_MINUTE: must be an integer from 1 to 1000000 (got "0")"#),
-        ] {
-            let problem = String(message.dropFirst(variable.count + 2))
-            #expect(throws: ConfigurationError(variable: variable, problem: problem)) {
-                try Configuration(environment: [variable: value])
-            }
-        }
-    }
-
     @Test func withoutIdentitySecretsResolveAnswers503() throws {
         let fixture = try TenantFixture.migrated()
         let api = try fixture.responder(identity: nil)
@@ -352,13 +336,4 @@ import Testing
 
 extension Result {
     fileprivate var success: Success? { if case .success(let value) = self { value } else { nil } }
-}
-
-/// A clock a test sets to exact instants (expiry edges).
-final class SettableClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
-    func set(_ date: Date) { lock.lock(); current = date; lock.unlock() }
 }

@@ -2,8 +2,8 @@ import API
 import Domain
 import Foundation
 import HTTPServer
-import TestSupport
 import Testing
+import TestSupport
 
 /// The tracker deep links in `POST /s2s/v1/payments` and the `adj_t` rule when a project is configured (issue 5).
 @Suite struct PaymentTrackerTests {

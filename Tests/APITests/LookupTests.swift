@@ -3,8 +3,8 @@ import Domain
 import Foundation
 import HTTPServer
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 
 /// The lookups of issue 4: `GET /s2s/v1/users/{guid}`, its entitlements, and `GET /public/entitlements`.
 @Suite struct LookupTests {
@@ -67,7 +67,8 @@ import Testing
         #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: key, body: PaymentTests.body()))
                 .status == 200)
         #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: key,
-                                           body: PaymentTests.body(paymentId: "pi_2", expiresAt: "null"))).status == 200)
+                                           body: PaymentTests.body(paymentId: "pi_2", expiresAt: "null")))
+                .status == 200)
         #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/payments/pi_2/refund", key: key)).status == 200)
     }
 

@@ -1,0 +1,62 @@
+import API
+import Foundation
+import Testing
+import TestSupport
+
+/// The per-key budget on `/s2s/*`.
+@Suite struct SecretKeyRateLimitTests {
+    @Test func aKeyOverItsBudgetGets429WithRetryAfterAndAnotherKeyIsUnaffected() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let b = try fixture.tenant()
+        let limit = RateLimit(name: "s2s-test-\(UInt32.random(in: 0...UInt32.max))", perSecond: 0.1, burst: 3,
+                              onFailure: .openWithCap(perProcessPerSecond: 3))
+        let api = try fixture.responder(s2sLimit: limit)
+        let statuses = (0..<5).map { _ in api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: a.key)).status }
+        #expect(statuses == [200, 200, 200, 429, 429])
+        let limited = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: a.key))
+        #expect(limited.headers["Retry-After"] == "10")
+        #expect(bodyText(limited)
+            == #"{"statusCode":429,"code":"RATE_LIMITED","message":"too many requests; retry after 10 s"}"#)
+        #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: b.key)).status == 200)
+    }
+
+    @Test func twoHundredRequestsFitTheBurstAndThe201stIsRefusedWith429() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        // The default burst of 200 with a slow refill, so the time 200 requests take adds no budget.
+        let limit = RateLimit(name: "s2s-burst-\(UInt32.random(in: 0...UInt32.max))", perSecond: 0.01, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 200))
+        let api = try fixture.responder(s2sLimit: limit)
+        let statuses = (0..<200).map { _ in
+            api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        let over = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
+        #expect(over.status == 429)
+        // 100 s for one request at 0.01/s, less the whole seconds the 200 requests took on a loaded machine.
+        let retryAfter = Int(over.headers["Retry-After"] ?? "") ?? 0
+        #expect((95...100).contains(retryAfter))
+    }
+
+    @Test func whileRedisIsStoppedS2SRequestsStillPassUpToThePerProcessCap() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let redis = try ScratchRedis()
+        let limit = RateLimit(name: "s2s-down-\(UInt32.random(in: 0...UInt32.max))", perSecond: 100, burst: 200,
+                              onFailure: .openWithCap(perProcessPerSecond: 1000))
+        let api = try fixture.responder(redisURL: redis.url, s2sLimit: limit)
+        #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status == 200)
+        redis.pause()
+        defer { redis.resume() }
+        let statuses = (0..<5).map { _ in api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key)).status }
+        #expect(statuses == [200, 200, 200, 200, 200])
+        let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: tenant.key, body: #"{"name":"Up"}"#))
+        #expect(patched.status == 200)
+    }
+
+    @Test func theDefaultS2SLimitIs100PerSecondWithBursts200AndFailsOpen() {
+        #expect(Environment.defaultS2SLimit.perSecond == 100 && Environment.defaultS2SLimit.burst == 200)
+        #expect(Environment.defaultS2SLimit.onFailure == .openWithCap(perProcessPerSecond: 200))
+    }
+}
