@@ -45,8 +45,9 @@ enum FingerprintHandler {
         }
         let metadata = EventMetadata(actor: .system("resolve-by-fingerprint"), requestId: context.requestID,
                                      correlationId: context.requestID)
-        guard let answer = try identity.matchFingerprint.run(body.question, clientIP: request.clientIP, project: projectID,
-                                                    org: project.orgId, now: environment.clock(), metadata: metadata)
+        guard let answer = try identity.matchFingerprint.run(
+            body.question, clientIP: request.clientIP, project: projectID, org: project.orgId, now: environment.clock(),
+            metadata: metadata)
         else { throw notFound }
         return JSONResponse.raw(
             #"{"success":true,"data":{"guid":"\#(answer.guid)","matchMethod":"\#(answer.method.rawValue)"}}"#)

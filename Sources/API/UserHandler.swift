@@ -12,8 +12,8 @@ enum UserHandler {
         let identity = try environment.identity()
         let metadata = EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                      correlationId: context.requestID)
-        let guid = try identity.createBuyer.run(org: tenant.orgId, project: tenant.projectId, externalId: body.externalId,
-                                           email: body.email, metadata: metadata)
+        let guid = try identity.createBuyer.run(org: tenant.orgId, project: tenant.projectId,
+                                                externalId: body.externalId, email: body.email, metadata: metadata)
         guard let project = try environment.projects.project(tenant.projectId, org: tenant.orgId) else {
             throw APIError.unauthorized("the secret key is unknown or revoked")
         }
