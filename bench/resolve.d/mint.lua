@@ -1,6 +1,7 @@
 -- bench/resolve, step 1: records payments through POST /s2s/v1/payments (the real path) and keeps the handoff code
 -- and install token of each answer in <CODES_DIR>/codes-<thread>.txt, one per line. Keys rotate over KEYS
--- (space-separated) so the per-key S2S limit does not throttle the minting.
+-- (space-separated) so the per-key S2S limit does not throttle the minting. Prints "payments <n> non200 <n> seconds <x>"
+-- (answers with a code, other answers, and the run's length as wrk measured it).
 local threads = {}
 local counter = 0
 
@@ -17,6 +18,8 @@ function init(args)
     math.randomseed(os.time() * 100 + id)
     n = 0
     run = os.getenv("RUN_ID") or "r"
+    ok = 0
+    failed = 0
 end
 
 local function hex(digits)
@@ -36,10 +39,27 @@ function request()
 end
 
 function response(status, headers, body)
-    if status ~= 200 then return end
+    if status ~= 200 then
+        failed = failed + 1
+        return
+    end
     local code = string.match(body, '"code":"(%w+)"')
     local token = string.match(body, '"token":"(%w+)"')
-    if code then out:write(code, "\n") end
+    if code then
+        ok = ok + 1
+        out:write(code, "\n")
+    else
+        failed = failed + 1
+    end
     if token then out:write(token, "\n") end
     out:flush()
+end
+
+function done(summary, latency, requests)
+    local payments, other = 0, 0
+    for _, thread in ipairs(threads) do
+        payments = payments + (thread:get("ok") or 0)
+        other = other + (thread:get("failed") or 0)
+    end
+    io.write(string.format("payments %d non200 %d seconds %.3f\n", payments, other, summary.duration / 1e6))
 end
