@@ -22,6 +22,8 @@ public struct Environment: Sendable {
     public let rateLimiter: RateLimiter
     /// The budget of each secret key on `/s2s/*`.
     public let s2sLimit: RateLimit
+    /// The budget of failed secret-key checks per client IP on `/s2s/*`; once spent, 429 before any key is looked at.
+    public let authFailureLimit: RateLimit
     /// The public base URL of this service without a trailing `/` (`PUBLIC_BASE_URL`): links to its own pages, such
     /// as `postPaymentUrl` (`<base>/done/<pageToken>`).
     public let publicBaseURL: String
@@ -68,6 +70,10 @@ public struct Environment: Sendable {
     public static let defaultEmailRecoveryLimit = RateLimit.perWindow(
         name: "email-recovery", count: 5, seconds: 15 * 60, onFailure: .closed)
 
+    /// 20 failed secret-key checks per minute per client IP; without Redis, failures are not counted (S2S stays up).
+    public static let defaultAuthFailureLimit = RateLimit.perWindow(
+        name: "auth-failures", count: 20, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -75,6 +81,7 @@ public struct Environment: Sendable {
     public init(
         model: WriteModel, redis: RedisPool, metrics: Metrics, logger: Logger, defaultBodyLimit: Int = 64 * 1024,
         readinessTimeout: Double = 2, s2sLimit: RateLimit = Environment.defaultS2SLimit,
+        authFailureLimit: RateLimit = Environment.defaultAuthFailureLimit,
         paywallBuyerLimit: RateLimit = Environment.defaultPaywallBuyerLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, publicBaseURL: String = "http://127.0.0.1:8080",
         publicEntitlementsLimit: RateLimit = Environment.defaultPublicEntitlementsLimit,
@@ -101,6 +108,7 @@ public struct Environment: Sendable {
         self.failedLookupBudget = failedLookupBudget
         self.rateLimiter = RateLimiter(redis: redis, lookupPepper: model.identity?.secrets.lookupPepper)
         self.s2sLimit = s2sLimit
+        self.authFailureLimit = authFailureLimit
     }
 
     /// The buyer-identity commands and reads, or 503 when this server has no identity secrets.

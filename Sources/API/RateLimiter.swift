@@ -54,6 +54,18 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Whether one more request of `key` would fit `limit`, counting nothing: `.limited` once the budget is spent.
+    /// Without Redis it answers `.allowed` (a look that cannot be made refuses nobody; the counting `check` applies the
+    /// limit's failure policy).
+    public func peek(_ limit: RateLimit, key: String) -> RateLimitDecision {
+        let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
+        if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return .allowed(remaining: 0) }
+        guard let reply = try? GCRA.evaluate(.peek, budget: redisKey(limit, key: key), emissionMicroseconds: emission,
+                                             burst: limit.burst, on: redis),
+              let answer = GCRA.Answer(reply), !answer.allowed else { return .allowed(remaining: 0) }
+        return .limited(retryAfterSeconds: answer.retryAfterSeconds)
+    }
+
     /// Redis could not decide: fail closed, or open up to the per-process cap (counted per wall-clock second).
     private func failed(_ limit: RateLimit) -> RateLimitDecision {
         switch limit.onFailure {

@@ -30,15 +30,21 @@ public enum PaymentFields {
     /// An RFC 3339 date-time with a `Z` or `±hh:mm` offset and optional fractional seconds; refusal
     /// `VALIDATION_EXPIRES_AT_FORMAT`. The instant is kept to the millisecond.
     public static func rfc3339(_ text: String, field: String = "expiresAt") -> Result<Date, FieldRefusal> {
-        let refusal = FieldRefusal(field: field, code: .expiresAtFormat, rule: "be an RFC 3339 date-time or null")
+        let refusal = FieldRefusal(field: field, code: .expiresAtFormat,
+                                   rule: "be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null")
         guard text.utf8.count <= 40, text.utf8.count >= 20 else { return .failure(refusal) }
         let withFraction = ISO8601DateFormatter()
         withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let plain = ISO8601DateFormatter()
         plain.formatOptions = [.withInternetDateTime]
-        guard let date = plain.date(from: text) ?? withFraction.date(from: text) else { return .failure(refusal) }
+        guard let date = plain.date(from: text) ?? withFraction.date(from: text),
+              (0..<latestInstant).contains(date.timeIntervalSince1970) else { return .failure(refusal) }
         return .success(Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000))
     }
+
+    /// 10000-01-01T00:00:00Z in seconds since 1970: the first instant that is not in the years 1970–9999 (an offset
+    /// such as `9999-12-31T23:59:59-23:59` would otherwise store a year-10000 expiry).
+    static let latestInstant: TimeInterval = 253_402_300_800
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC: how the API writes instants.
     public static func text(_ date: Date) -> String {

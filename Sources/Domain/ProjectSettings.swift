@@ -58,7 +58,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         var withName = change
         withName.name = .set(name)
         withName.fields.name = nameField
-        return ProjectSettings(name: "").applying(withName)
+        return ProjectSettings(name: "", fingerprint: true).applying(withName)
     }
 
     /// These settings with `change` applied, each value validated, or the first refusal (fields in declaration

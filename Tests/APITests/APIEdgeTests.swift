@@ -18,7 +18,7 @@ import TestSupport
             redis: RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 2)),
             metrics: Metrics(),
             logger: Logger(level: .info, descriptor: descriptor == -1 ? open("/dev/null", O_WRONLY) : descriptor),
-            defaultBodyLimit: 1024)
+            defaultBodyLimit: 1024, authFailureLimit: TestIdentity.uniqueLimit(count: 20))
         return APIResponder(environment: environment)
     }
 

@@ -45,6 +45,7 @@ final class EmailRecoveryFlow: @unchecked Sendable {
                 url: try apiRedisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
+            authFailureLimit: TestIdentity.uniqueLimit(count: 20),
             clock: clock, publicBaseURL: "https://handoff.example.com",
             emailRecoveryLimit: Self.limit)
         api = APIResponder(environment: environment)

@@ -48,6 +48,8 @@ import TestSupport
             #expect(event["hash"] as? String == (try row.string("hash")))
             #expect(event["prev_hash"] as? String == (try row.string("prev")))
             #expect(event["org_id"] as? String == a.org)
+            // Deployment-wide positions would show other tenants' traffic volume.
+            #expect(event["global_pos"] == nil && event["tx_id"] == nil)
         }
         let created = try #require(shown.first { $0["event_type"] as? String == "BuyerCreated" })
         #expect((created["data"] as? [String: Any])?["email"] as? String == "ana@example.com")

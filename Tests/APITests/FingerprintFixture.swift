@@ -48,6 +48,7 @@ struct FingerprintFixture {
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
+            authFailureLimit: TestIdentity.uniqueLimit(count: 20),
             clock: { clock.now() }, publicBaseURL: "https://handoff.example.com",
             fingerprintCaptureLimit: TestIdentity.uniqueLimit(count: 1000), resolveByFingerprintLimit: resolveLimit)
         return APIResponder(environment: environment)

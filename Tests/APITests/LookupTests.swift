@@ -105,6 +105,20 @@ import TestSupport
         #expect(get(api, path, key: nil).status == 401)
     }
 
+    @Test func aStoredExpiryThatDoesNotReadBackIsJudgedExpiredNeverLifetime() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let api = try fixture.responder(clock: { PaymentTests.now })
+        #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: a.key, body: PaymentTests.body()))
+                .status == 200)
+        // A row written before the 1970–9999 rule (or by hand): year 10000 does not read back as an RFC 3339 instant.
+        try fixture.ownerConnection().execute(
+            "UPDATE payments SET expires_at = '10000-01-01T00:00:00Z' WHERE payment_id = 'pi_1'")
+        let answer = jsonObject(get(api, "/s2s/v1/users/\(Self.guidA)/entitlements", key: a.key))
+        #expect(answer["active"] as? Bool == false)
+        #expect((answer["entitlements"] as? [[String: Any]])?.first?["status"] as? String == "expired")
+    }
+
     private func ask(_ api: APIResponder, _ query: [String: String], ip: String = "198.51.100.9") -> Response {
         api.respond(to: publicRequest("/public/entitlements", query: query, clientIP: ip))
     }

@@ -10,6 +10,9 @@ import TestSupport
 
 /// `POST /s2s/v1/payments` (issue 4, "Payments and codes"): buyer binding, two codes, idempotency.
 @Suite struct PaymentTests {
+    static let expiresAtRule =
+        "field 'expiresAt' must be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null"
+
     static let now = Date(timeIntervalSince1970: 1_800_000_000.25)
     static let guidA = "0f8fad5b-d9cb-469f-a165-70867728950e"
 
@@ -201,9 +204,16 @@ import TestSupport
             (Self.body(currency: "\"EURO\""),
              refusal("VALIDATION_CURRENCY_FORMAT", "field 'currency' must be 3 uppercase letters (ISO 4217)")),
             (Self.body(expiresAt: "\"2027-02-15\""),
-             refusal("VALIDATION_EXPIRES_AT_FORMAT", "field 'expiresAt' must be an RFC 3339 date-time or null")),
+             refusal("VALIDATION_EXPIRES_AT_FORMAT", Self.expiresAtRule)),
             (Self.body(expiresAt: "\"tomorrow\""),
-             refusal("VALIDATION_EXPIRES_AT_FORMAT", "field 'expiresAt' must be an RFC 3339 date-time or null")),
+             refusal("VALIDATION_EXPIRES_AT_FORMAT", Self.expiresAtRule)),
+            // Offsets are normalized first: this one lands in the year 10000; year 0 is before 1970.
+            (Self.body(expiresAt: "\"9999-12-31T23:59:59-23:59\""),
+             refusal("VALIDATION_EXPIRES_AT_FORMAT", Self.expiresAtRule)),
+            (Self.body(expiresAt: "\"0000-01-01T00:00:00Z\""),
+             refusal("VALIDATION_EXPIRES_AT_FORMAT", Self.expiresAtRule)),
+            (Self.body(expiresAt: "\"1969-12-31T23:59:59Z\""),
+             refusal("VALIDATION_EXPIRES_AT_FORMAT", Self.expiresAtRule)),
             (Self.body(extra: #","email":"nope""#),
              refusal("VALIDATION_EMAIL_FORMAT", "field 'email' must be an e-mail address of at most 254 characters")),
             (Self.body(extra: #","paywallId":"""#),

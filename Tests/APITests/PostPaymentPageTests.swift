@@ -125,13 +125,14 @@ import TestSupport
         #expect(page(world, paid.token).status == 200)
     }
 
-    @Test func aRedeemedOrExpiredCodeShowsNeitherTheCodeNorItsAppLinkNorTheScript() throws {
+    @Test func aRedeemedOrExpiredCodeShowsNeitherTheCodeNorItsAppLinkNorTheScriptNorTheInstallToken() throws {
         let world = try F()
         let paid = try world.pay()
         world.clock.advance(HandoffCode.lifetime)
         for html in [bodyText(page(world, paid.token)), bodyText(page(world, paid.token, language: "ru"))] {
             #expect(!html.contains(paid.code) && !html.contains("open-app") && !html.contains("<script"))
-            #expect(html.contains("id=\"spent\"") && html.contains("id=\"store\""))
+            // The install token would still resolve to the buyer's guid for 30 days: a spent page never shows it.
+            #expect(html.contains("id=\"spent\"") && !html.contains("referrer=") && !html.contains("id=\"store\""))
         }
         #expect(bodyText(page(world, paid.token)).contains("This code is no longer valid."))
 
@@ -141,6 +142,19 @@ import TestSupport
             .execute("UPDATE handoff_codes SET redeemed_at = now() WHERE kind = 'handoff'")
         let html = bodyText(page(fresh, redeemed.token, language: "ru"))
         #expect(!html.contains(redeemed.code) && html.contains("Этот код больше не действует."))
+        #expect(!html.contains("referrer="))
+    }
+
+    @Test func aPageTokenExpiresWithTheLaterOfItsTwoCodes() throws {
+        let world = try F()
+        let paid = try world.pay()
+        // The install token lives 30 days from the payment: until then the page answers (without codes) …
+        world.clock.advance(InstallToken.lifetime - 1)
+        #expect(page(world, paid.token).status == 200)
+        // … and from its expiry on, the token opens nothing: the one HTML 404.
+        world.clock.advance(1)
+        let gone = page(world, paid.token)
+        #expect(gone.status == 404 && gone.body == PostPaymentPageHTML.notFound.body)
     }
 
     @Test func everythingPutIntoTheHTMLIsEscaped() {

@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aProjectWithFingerprintingOffCollectsNothingAndResolvesNothing() throws {
-        let world = try F(settings: ["--android-package", F.bundle])
+        let world = try F(settings: ["--android-package", F.bundle, "--fingerprint", "off"])
         let paid = try world.pay()
         #expect(world.capture(paid.token).status == 204)
         #expect(try world.count("FingerprintRecorded") == 0)

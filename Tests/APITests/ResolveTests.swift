@@ -31,6 +31,7 @@ import TestSupport
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 4, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
+            authFailureLimit: TestIdentity.uniqueLimit(count: 20),
             clock: clock, resolveLimit: resolveLimit, failedLookupBudget: budget)
         return APIResponder(environment: environment)
     }

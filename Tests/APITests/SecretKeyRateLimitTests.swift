@@ -21,6 +21,30 @@ import TestSupport
         #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: b.key)).status == 200)
     }
 
+    @Test func twentyFailedKeyChecksFromOneAddressThenEveryRequestFromItGets429BeforeAnyLookup() throws {
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let failures = RateLimit.perWindow(name: "auth-test-\(UInt32.random(in: 0...UInt32.max))", count: 20,
+                                           seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
+        let api = try fixture.responder(authFailureLimit: failures)
+        let guessing = (0..<25).map { _ in
+            api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: SecretKeyText.fresh())).status
+        }
+        #expect(guessing == Array(repeating: 401, count: 20) + Array(repeating: 429, count: 5))
+        // Over the budget even a live key is not looked at: a guess that happens to be right learns nothing.
+        let limited = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
+        // One failure refills every 3 s: Retry-After is what is left of that (whole seconds, rounded up).
+        let retryAfter = try #require(limited.headers["Retry-After"])
+        #expect(limited.status == 429 && ["1", "2", "3"].contains(retryAfter))
+        #expect(bodyText(limited) == #"{"statusCode":429,"code":"RATE_LIMITED","message":"too many requests; "#
+            + #"retry after \#(retryAfter) s"}"#)
+        // Another address is unaffected, and good keys never spend the budget.
+        var other = s2sRequest(.get, "/s2s/v1/project", key: tenant.key)
+        other.clientIP = "198.51.100.77"
+        let fresh = try fixture.responder(authFailureLimit: failures)
+        #expect((0..<30).map { _ in fresh.respond(to: other).status }.allSatisfy { $0 == 200 })
+    }
+
     @Test func twoHundredRequestsFitTheBurstAndThe201stIsRefusedWith429() throws {
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant()

@@ -23,6 +23,7 @@ struct TenantFixture {
     /// `identity` defaults to `TestIdentity.secrets()`; `clock` to the wall clock.
     func responder(postgresURL: String? = nil, redisURL: String? = nil,
                    s2sLimit: RateLimit = Environment.defaultS2SLimit,
+                   authFailureLimit: RateLimit = TestIdentity.uniqueLimit(count: 20),
                    identity: IdentitySecrets? = TestIdentity.secrets(),
                    paywallBuyerLimit: RateLimit = TestIdentity.uniquePaywallLimit(),
                    clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2,
@@ -36,8 +37,8 @@ struct TenantFixture {
                 url: try redisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
-            s2sLimit: s2sLimit, paywallBuyerLimit: paywallBuyerLimit, clock: clock,
-            publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit)
+            s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
+            clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit)
         return APIResponder(environment: environment)
     }
 

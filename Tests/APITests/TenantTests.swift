@@ -139,15 +139,16 @@ import TestSupport
         let shown = api.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
         #expect(shown.status == 200)
         #expect(shown.headers["Content-Type"] == "application/json")
-        #expect(bodyText(shown) == #"{"androidPackage":null,"fingerprint":false,"iosBundleId":null,"name":"App","# +
+        // A new project has fingerprinting on (issue 12).
+        #expect(bodyText(shown) == #"{"androidPackage":null,"fingerprint":true,"iosBundleId":null,"name":"App","# +
             #""orgId":"\#(tenant.org)","paywallUrl":"https://pay.example.com/","projectId":"\#(tenant.project)","# +
             #""returnScheme":null,"tracker":"none","trackerLink":null}"#)
 
         let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: tenant.key, body: """
             {"name":"App 2","paywallUrl":null,"returnScheme":"myapp","androidPackage":"com.a.b","iosBundleId":"com.a.B",
-             "fingerprint":true,"tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}
+             "fingerprint":false,"tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}
             """))
-        let expected = #"{"androidPackage":"com.a.b","fingerprint":true,"iosBundleId":"com.a.B","name":"App 2","# +
+        let expected = #"{"androidPackage":"com.a.b","fingerprint":false,"iosBundleId":"com.a.B","name":"App 2","# +
             #""orgId":"\#(tenant.org)","paywallUrl":null,"projectId":"\#(tenant.project)","returnScheme":"myapp","# +
             #""tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}"#
         #expect(patched.status == 200)

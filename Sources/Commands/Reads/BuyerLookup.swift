@@ -85,7 +85,12 @@ public struct BuyerLookup: Sendable {
         return try rows.map { row in
             let expiresText = row.isNull("expires_at") ? nil : try row.string("expires_at")
             var expiresAt: Date?
-            if let expiresText, case .success(let date) = PaymentFields.rfc3339(expiresText) { expiresAt = date }
+            if let expiresText {
+                // A stored expiry that does not read back is never a lifetime: judge it expired.
+                if case .success(let date) = PaymentFields.rfc3339(expiresText) { expiresAt = date } else {
+                    expiresAt = Date(timeIntervalSince1970: 0)
+                }
+            }
             let status = EntitlementStatus.judge(expiresAt: expiresAt,
                                                  refundedAt: try row.bool("refunded") ? now : nil, now: now)
             return Entitlement(entitlement: try row.string("entitlement"), productId: try row.string("product_id"),

@@ -3,8 +3,8 @@ import EventStore
 import Foundation
 import Postgres
 
-/// An organization's history for finance (`GET /s2s/v1/events`): each event as `handoff audit export` writes it,
-/// with personal data opened for the owning org.
+/// An organization's history for finance (`GET /s2s/v1/events`): each event as `handoff audit export` writes it
+/// without the deployment-wide `global_pos` and `tx_id`, with personal data opened for the owning org.
 ///
 /// Handoff codes and install tokens are shown as `{"redacted":true}` (a reader of the feed must not be able to
 /// redeem them). Other personal data (`pd1.` strings) is the plaintext, or `{"erased":true}` once the subject's key
@@ -24,6 +24,10 @@ public struct OrgHistory: Sendable {
             var shown: [EventJSON] = []
             for event in events {
                 guard case .object(var record) = AuditExport.json(event) else { continue }
+                // Deployment-wide positions would tell one tenant how much the others write: the feed pages by the
+                // org's own `org_seq` only (the audit export, run by the operator, keeps them).
+                record["global_pos"] = nil
+                record["tx_id"] = nil
                 // Sealed for the buyer (`guid`), or, for a recovery request not yet tied to a buyer, for its address.
                 let subject = event.data["guid"]?.stringValue
                     ?? event.data["emailHash"]?.stringValue.map { RecoveryStreams.emailSubject(emailHash: $0) }

@@ -24,7 +24,8 @@ public struct PostPaymentPageFacts: Sendable {
         public var paymentId: String
         public var projectId: ProjectID
         public var settings: ProjectSettings
-        /// The install token in clear when it still opens (for the Play and tracker links).
+        /// The install token in clear while the page is usable and the token is neither spent nor expired (for the
+        /// Play and tracker links); nil otherwise, so a spent page cannot hand out a token that still resolves.
         public var installToken: InstallToken?
         /// The paywall the payment was made on, when the tenant said (the tracker link carries it).
         public var paywallId: String?
@@ -32,8 +33,8 @@ public struct PostPaymentPageFacts: Sendable {
         public var paidAt: Date
     }
 
-    /// The facts behind `token` at `now`, or nil for a token that does not open or names no recorded code — one
-    /// answer for every failure.
+    /// The facts behind `token` at `now`, or nil for a token that does not open, names no recorded code, or whose
+    /// codes have both expired (a page token expires with the later of the two) — one answer for every failure.
     public func facts(token: String, now: Date) throws -> Facts? {
         guard let code = context.pageTokens.open(token) else { return nil }
         let hash = context.codes.codeHash(code.text)
@@ -43,7 +44,8 @@ public struct PostPaymentPageFacts: Sendable {
                     p.paywall_id,
                     c.redeemed_at IS NOT NULL AS redeemed,
                     to_char(c.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at,
-                    i.sealed_code AS install_code
+                    i.sealed_code AS install_code, i.redeemed_at IS NOT NULL AS install_redeemed,
+                    to_char(i.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS install_expires_at
                 FROM handoff_codes c
                 JOIN payments p ON p.org_id = c.org_id AND p.payment_id = c.payment_id
                 LEFT JOIN handoff_codes i ON i.org_id = c.org_id AND i.payment_id = c.payment_id AND i.kind = 'install'
@@ -54,13 +56,22 @@ public struct PostPaymentPageFacts: Sendable {
                 case .success(let project) = ProjectID.parse(try row.string("project_id")),
                 case .success(let expiry) = PaymentFields.rfc3339(try row.string("expires_at"))
             else { return nil }
+            var installExpiry: Date?
+            if let text = row["install_expires_at"], case .success(let date) = PaymentFields.rfc3339(text) {
+                installExpiry = date
+            }
+            // The page lives as long as the later of its two codes; after that its token opens nothing.
+            guard now < max(expiry, installExpiry ?? expiry) else { return nil }
+            let usable = !(try row.bool("redeemed")) && now < expiry
+            let installLive = !(try row.bool("install_redeemed")) && installExpiry.map { now < $0 } == true
             var install: InstallToken?
-            if let text = row["install_code"], let sealed = SealedValue(text),
+            // A spent or expired page shows neither its code nor the install token (which would still resolve).
+            if usable, installLive, let text = row["install_code"], let sealed = SealedValue(text),
                case .value(let opened) = try context.subjectKeys.reveal(sealed, field: .installToken, org: org.uuid,
                                                                   subject: guid.description, on: connection) {
                 install = InstallToken.parse(opened)
             }
-            let facts = Facts(code: code, usable: !(try row.bool("redeemed")) && now < expiry, orgId: org,
+            let facts = Facts(code: code, usable: usable, orgId: org,
                               guid: guid, paymentId: try row.string("payment_id"), projectId: project,
                               settings: ProjectSettings(name: ""), installToken: install, paywallId: row["paywall_id"],
                               paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime))
