@@ -33,7 +33,8 @@ enum OpenAPIDocument {
     "get":{"summary":"The key's project settings","security":[{"secretKey":[]}],"responses":{\
     "200":{"description":"the project",\
     "content":{"application/json":{"schema":{"$ref":"#/components/schemas/Project"}}}},\
-    "401":{"description":"missing, malformed, unknown or revoked key"},"429":{"description":"over the key's limit"}}},\
+    "401":{"description":"missing, malformed, unknown or revoked key"},\
+    "429":{"description":"over the key's limit, or over 20 failed key checks per minute from this address"}}},\
     "patch":{"summary":"Change the key's project settings (absent fields kept, null clears)",\
     "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object"}}}},\
     "responses":{"200":{"description":"the updated project"},\
@@ -54,7 +55,9 @@ enum OpenAPIDocument {
     "properties":{"guid":{"type":"string","format":"uuid"},"paymentId":{"type":"string"},\
     "amount":{"type":"integer","minimum":0},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},\
     "productId":{"type":"string"},"entitlement":{"type":"string"},\
-    "expiresAt":{"type":["string","null"],"format":"date-time"},"email":{"type":["string","null"]},\
+    "expiresAt":{"type":["string","null"],"format":"date-time",\
+    "description":"an instant in the years 1970-9999 after its offset is applied; null = lifetime"},\
+    "email":{"type":["string","null"]},\
     "paywallId":{"type":["string","null"]}}}}}},\
     "responses":{"200":{"description":"{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, \
     postPaymentUrl}, install:{token, expiresAt, playStoreUrl, trackerUrl}}; trackerUrl: the project's tracker link \
