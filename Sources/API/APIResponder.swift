@@ -1,3 +1,4 @@
+import Commands
 import Domain
 import Foundation
 import HTTPServer
@@ -55,8 +56,8 @@ public struct APIResponder: Responder {
         return response
     }
 
-    /// Authenticates and rate-limits S2S routes, runs the handler; a typed refusal becomes its JSON body, anything
-    /// else a generic 500.
+    /// Authenticates and rate-limits S2S routes, runs the handler; a typed refusal becomes its JSON body, a database
+    /// outage a 503 with `Retry-After` (`DatabaseOutage`), anything else a generic 500.
     private func run(_ route: Route, _ request: Request, requestID: String, pattern: String) -> Response {
         do {
             var context = RequestContext(requestID: requestID)
@@ -72,6 +73,13 @@ public struct APIResponder: Responder {
         } catch let refusal as Refusal {
             return JSONResponse.error(APIError(refusal))
         } catch {
+            if let outage = DatabaseOutage.refusal(for: error) {
+                environment.logger.warning("database outage", [
+                    "request_id": .string(requestID), "route": .string(pattern),
+                    "error": .string(String(describing: error)),
+                ])
+                return JSONResponse.error(APIError(outage))
+            }
             environment.logger.error("unhandled error", [
                 "request_id": .string(requestID), "route": .string(pattern),
                 "error": .string(String(describing: error)),

@@ -1,6 +1,13 @@
 /// A fresh database (from `TestDatabase.create`) with its URLs for the owner, the application role and the
 /// superuser. Migrate it as the owner; run the service's code as the application role.
 public struct ScratchDatabase: Sendable {
+    /// Wraps the URLs of a database someone else created (e.g. `ScratchPostgres.migratedDatabase()`).
+    public init(ownerURL: String, appURL: String, adminURL: String) {
+        self.ownerURL = ownerURL
+        self.appURL = appURL
+        self.adminURL = adminURL
+    }
+
     /// As `handoff`, the owner: migrations and test fixtures.
     public let ownerURL: String
     /// As `handoff_app`: what `serve` and `work` use.

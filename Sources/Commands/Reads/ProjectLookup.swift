@@ -62,8 +62,8 @@ public struct ProjectLookup: Sendable {
                     WHERE key_hash = decode($1, 'hex') AND revoked_at IS NULL
                     """, [.text(hash)]).rows
             }
-        } catch let error as PostgresError where [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) {
-            throw Refusal.unavailable("the database is not answering; retry later")
+        } catch {
+            throw DatabaseOutage.refusal(for: error) ?? error
         }
         guard let row = rows.first,
               case .success(let org) = OrgID.parse(try row.string("org_id")),

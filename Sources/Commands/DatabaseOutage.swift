@@ -1,0 +1,18 @@
+import Domain
+import Postgres
+
+/// Tells a database outage apart from a bug: the errors that mean Postgres cannot be reached right now (down,
+/// restarting, still recovering, or every pooled connection busy) become one 503 refusal, so every route answers
+/// 503 with `Retry-After` while the database is away instead of a 500.
+public enum DatabaseOutage {
+    /// The refusal for `error` when it is an outage; nil for anything else (a bug, a constraint, a timeout).
+    ///
+    /// Outages: a connection that could not be opened (`connectFailed`, including SQLSTATE 57P03 "the database
+    /// system is starting up"), a connection lost mid-statement (`connectionLost`: class 08, 57P01–57P03), and a pool
+    /// with no free connection within its checkout timeout (`poolTimeout`).
+    public static func refusal(for error: any Error) -> Refusal? {
+        guard let error = error as? PostgresError,
+              [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) else { return nil }
+        return .unavailable("the database is not answering; retry later")
+    }
+}
