@@ -38,6 +38,7 @@ struct ProjectSettingsPatch: Decodable {
 
     private static let known: Set<String> = [
         "name", "paywallUrl", "returnScheme", "androidPackage", "iosBundleId", "fingerprint", "tracker", "trackerLink",
+        "emailVerification",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -63,6 +64,13 @@ struct ProjectSettingsPatch: Decodable {
         if container.contains(tracker) {
             switch ProjectSettings.parseTracker(try container.decode(String.self, forKey: tracker)) {
             case .success(let value): change.tracker = value
+            case .failure(let refusal): throw APIError(refusal)
+            }
+        }
+        let emailVerification = Key("emailVerification")
+        if container.contains(emailVerification) {
+            switch EmailVerification.parse(try container.decode(String.self, forKey: emailVerification)) {
+            case .success(let value): change.emailVerification = value
             case .failure(let refusal): throw APIError(refusal)
             }
         }

@@ -23,6 +23,13 @@ public enum HandoffRedemption {
         }
     }
 
+    /// Where a handoff code came from: minted with a payment (its post-payment page and return link) or mailed to
+    /// an address by a recovery mail.
+    public enum Source: String, Hashable, Sendable, CaseIterable {
+        case payment
+        case recovery
+    }
+
     /// What the store knows about one code.
     public struct Code: Hashable, Sendable {
         public var kind: Kind
@@ -35,9 +42,16 @@ public enum HandoffRedemption {
         /// Whether the buyer has `emailHash` attached and already verified; nil when the buyer has no such e-mail
         /// (then nothing is verified).
         public var emailVerified: Bool?
+        /// Where the code came from.
+        public var source: Source
+        /// The rule of the payment's project for what verifies an e-mail address.
+        public var emailVerification: EmailVerification
 
-        public init(kind: Kind, expiresAt: Date, redeemedAt: Date?, emailHash: String?, emailVerified: Bool?) {
+        public init(kind: Kind, expiresAt: Date, redeemedAt: Date?, emailHash: String?, emailVerified: Bool?,
+                    source: Source = .payment, emailVerification: EmailVerification = .payment) {
             self.kind = kind
+            self.source = source
+            self.emailVerification = emailVerification
             self.expiresAt = expiresAt
             self.redeemedAt = redeemedAt
             self.emailHash = emailHash
@@ -69,14 +83,16 @@ public enum HandoffRedemption {
     /// Decides a redemption of `code` (nil = no such code) at `now`.
     ///
     /// Spent wins over expired; a code expires at `expiresAt` exactly. A live handoff code with an e-mail the buyer
-    /// has attached and not yet verified also verifies it; install tokens never verify an e-mail, and an already
-    /// verified e-mail records nothing more.
+    /// has attached and not yet verified also verifies it when the project's rule lets its source verify
+    /// (`EmailVerification.verifies`: any handoff code under `payment`, only a mailed one under `mailbox`); install
+    /// tokens never verify an e-mail, and an already verified e-mail records nothing more.
     public static func decide(_ code: Code?, now: Date) -> Decision {
         guard let code else { return .refused(.unknown) }
         if code.redeemedAt != nil { return .refused(.spent) }
         if now >= code.expiresAt { return .refused(.expired) }
         var events: [Event] = [.redeemed(at: now)]
-        if code.kind == .handoff, let emailHash = code.emailHash, code.emailVerified == false {
+        if code.kind == .handoff, let emailHash = code.emailHash, code.emailVerified == false,
+           code.emailVerification.verifies(codeFrom: code.source) {
             events.append(.emailVerified(emailHash: emailHash))
         }
         return .redeem(events)

@@ -56,6 +56,8 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let trackerLinkFormat = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_FORMAT")
     /// An Adjust universal link (`*.go.link`, `*.adj.st`) without its own `adj_t` parameter (Adjust answers it 404).
     public static let trackerLinkAdjTRequired = MachineCode(rawValue: "VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED")
+    /// `emailVerification` is not `payment` or `mailbox`.
+    public static let emailVerificationFormat = MachineCode(rawValue: "VALIDATION_EMAIL_VERIFICATION_FORMAT")
     /// An `on`/`off` flag (`--fingerprint`) with another value.
     public static let switchFormat = MachineCode(rawValue: "VALIDATION_SWITCH_FORMAT")
     /// An `externalId` outside 1–256 printable characters.

@@ -13,6 +13,8 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
     public var fingerprint: Bool
     public var tracker: Tracker
     public var trackerLink: String?
+    /// What verifies a buyer's e-mail address (`payment`, the default, or `mailbox`).
+    public var emailVerification: EmailVerification
 
     /// Where a project sends install attribution.
     public enum Tracker: String, Codable, Hashable, Sendable, CaseIterable {
@@ -24,7 +26,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
 
     public init(name: String, paywallUrl: String? = nil, returnScheme: String? = nil, androidPackage: String? = nil,
                 iosBundleId: String? = nil, fingerprint: Bool = false, tracker: Tracker = .none,
-                trackerLink: String? = nil) {
+                trackerLink: String? = nil, emailVerification: EmailVerification = .payment) {
         self.name = name
         self.paywallUrl = paywallUrl
         self.returnScheme = returnScheme
@@ -33,10 +35,27 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         self.fingerprint = fingerprint
         self.tracker = tracker
         self.trackerLink = trackerLink
+        self.emailVerification = emailVerification
     }
 
     private enum CodingKeys: String, CodingKey {
         case name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink
+        case emailVerification
+    }
+
+    /// Reads every key; `emailVerification`, absent from events recorded before it existed, defaults to `payment`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        paywallUrl = try container.decodeIfPresent(String.self, forKey: .paywallUrl)
+        returnScheme = try container.decodeIfPresent(String.self, forKey: .returnScheme)
+        androidPackage = try container.decodeIfPresent(String.self, forKey: .androidPackage)
+        iosBundleId = try container.decodeIfPresent(String.self, forKey: .iosBundleId)
+        fingerprint = try container.decode(Bool.self, forKey: .fingerprint)
+        tracker = try container.decode(Tracker.self, forKey: .tracker)
+        trackerLink = try container.decodeIfPresent(String.self, forKey: .trackerLink)
+        emailVerification = try container.decodeIfPresent(EmailVerification.self, forKey: .emailVerification)
+            ?? .payment
     }
 
     /// Writes every key, unset values as `null`, so readers always see the full shape.
@@ -50,6 +69,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         try container.encode(fingerprint, forKey: .fingerprint)
         try container.encode(tracker, forKey: .tracker)
         try container.encode(trackerLink, forKey: .trackerLink)
+        try container.encode(emailVerification, forKey: .emailVerification)
     }
 
     /// The settings of a new project named `name` with `change` applied, or the first refusal.
@@ -102,6 +122,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         }
         if let fingerprint = change.fingerprint { next.fingerprint = fingerprint }
         if let tracker = change.tracker { next.tracker = tracker }
+        if let emailVerification = change.emailVerification { next.emailVerification = emailVerification }
         if next.tracker == .none {
             // A link without a tracker has no meaning; dropping the tracker drops its link.
             if change.tracker == ProjectSettings.Tracker.none, change.trackerLink == .unchanged {
@@ -165,6 +186,7 @@ public struct ProjectSettingsChange: Hashable, Sendable {
     public var fingerprint: Bool?
     public var tracker: ProjectSettings.Tracker?
     public var trackerLink: SettingChange = .unchanged
+    public var emailVerification: EmailVerification?
     public var fields: FieldNames = .json
 
     public init(fields: FieldNames = .json) { self.fields = fields }
@@ -173,21 +195,23 @@ public struct ProjectSettingsChange: Hashable, Sendable {
     public var isEmpty: Bool {
         name == .unchanged && paywallUrl == .unchanged && returnScheme == .unchanged && androidPackage == .unchanged
             && iosBundleId == .unchanged && fingerprint == nil && tracker == nil && trackerLink == .unchanged
+            && emailVerification == nil
     }
 
     /// How the caller names each field in refusals.
     public struct FieldNames: Hashable, Sendable {
-        public var name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink:
-            String
+        public var name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink,
+            emailVerification: String
 
         /// The JSON keys of `PATCH /s2s/v1/project`.
         public static let json = FieldNames(
             name: "name", paywallUrl: "paywallUrl", returnScheme: "returnScheme", androidPackage: "androidPackage",
-            iosBundleId: "iosBundleId", fingerprint: "fingerprint", tracker: "tracker", trackerLink: "trackerLink")
+            iosBundleId: "iosBundleId", fingerprint: "fingerprint", tracker: "tracker", trackerLink: "trackerLink",
+            emailVerification: "emailVerification")
         /// The flags of `handoff admin project create|update`.
         public static let flags = FieldNames(
             name: "--name", paywallUrl: "--paywall-url", returnScheme: "--return-scheme",
             androidPackage: "--android-package", iosBundleId: "--ios-bundle-id", fingerprint: "--fingerprint",
-            tracker: "--tracker", trackerLink: "--tracker-link")
+            tracker: "--tracker", trackerLink: "--tracker-link", emailVerification: "--email-verification")
     }
 }

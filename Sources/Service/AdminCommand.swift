@@ -17,6 +17,7 @@ public enum AdminCommand {
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
+                  [--email-verification payment|mailbox]
                   (an empty value clears an optional setting)
         """
 
@@ -115,7 +116,7 @@ public enum AdminCommand {
     }
 
     static let settingFlags = ["--paywall-url", "--return-scheme", "--android-package", "--ios-bundle-id",
-                               "--fingerprint", "--tracker", "--tracker-link"]
+                               "--fingerprint", "--tracker", "--tracker-link", "--email-verification"]
 
     static func settingsChange(_ flags: Flags) throws -> ProjectSettingsChange {
         var change = ProjectSettingsChange(fields: .flags)
@@ -139,6 +140,9 @@ public enum AdminCommand {
         }
         if let value = flags.values["--tracker"] {
             change.tracker = try field(ProjectSettings.parseTracker(value, field: "--tracker"))
+        }
+        if let value = flags.values["--email-verification"] {
+            change.emailVerification = try field(EmailVerification.parse(value, field: "--email-verification"))
         }
         return change
     }

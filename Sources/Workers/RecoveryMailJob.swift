@@ -86,9 +86,13 @@ public enum RecoveryMailJob {
             if case .skipped(let skip) = outcome { return "skipped: \(skip.explanation)" }
             return "skipped"
         }
-        let words = RecoveryMail(language: mail.language, code: mail.code, returnLink: mail.returnLink,
-                                 postPaymentURL: settings.publicBaseURL + "/done/" + mail.pageToken,
-                                 expiresAt: mail.expiresAt)
+        let entries = mail.buyers.map { buyer in
+            RecoveryMail.Entry(productId: buyer.purchase.productId, amount: buyer.purchase.amount,
+                               currency: buyer.purchase.currency, paidAt: buyer.purchase.paidAt, code: buyer.code,
+                               returnLink: buyer.returnLink,
+                               postPaymentURL: settings.publicBaseURL + "/done/" + buyer.pageToken)
+        }
+        let words = RecoveryMail(language: mail.language, entries: entries, expiresAt: mail.expiresAt)
         let domain = settings.fromAddress.split(separator: "@").last.map(String.init) ?? "handoff.local"
         let content = MailContent(
             fromAddress: settings.fromAddress, fromName: settings.fromName, to: mail.address, subject: words.subject,

@@ -29,9 +29,9 @@ final class EmailRecoveryFlow: @unchecked Sendable {
     let registry: JobRegistry
 
     init(workerSecrets: IdentitySecrets? = TestIdentity.secrets(),
-         apiRedisURL: String? = nil, returnScheme: String? = "myapp") throws {
+         apiRedisURL: String? = nil, returnScheme: String? = "myapp", settings: [String] = []) throws {
         fixture = try TenantFixture.migrated()
-        tenant = try fixture.tenant(returnScheme.map { ["--return-scheme", $0] } ?? [])
+        tenant = try fixture.tenant((returnScheme.map { ["--return-scheme", $0] } ?? []) + settings)
         sink = try SMTPSink()
         redis = try ScratchRedis()
         let box = RecoveryTestClock()

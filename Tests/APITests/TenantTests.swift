@@ -42,9 +42,11 @@ import TestSupport
         #expect(again.status == .exited(1))
         #expect(again.stderr.contains("no live key with this prefix"))
 
-        let updated = try fixture.admin(["project", "update", projectId, "--name", "Reader 2", "--tracker", "none"])
+        let updated = try fixture.admin(["project", "update", projectId, "--name", "Reader 2", "--tracker", "none",
+                                         "--email-verification", "mailbox"])
         #expect(updated.stdout
-            == #"{"androidPackage":"com.acme.reader","fingerprint":true,"iosBundleId":"com.acme.Reader","# +
+            == #"{"androidPackage":"com.acme.reader","emailVerification":"mailbox","fingerprint":true,"# +
+            #""iosBundleId":"com.acme.Reader","# +
             #""name":"Reader 2","orgId":"\#(orgId)","paywallUrl":"https://pay.example.com/p","# +
             #""projectId":"\#(projectId)","returnScheme":"readerapp","tracker":"none","trackerLink":null}"# + "\n")
 
@@ -73,6 +75,8 @@ import TestSupport
             (["project", "create", "--org", org, "--name", "A", "--fingerprint", "yes"], "field '--fingerprint'"),
             (["project", "create", "--org", org, "--name", "A", "--tracker", "branch"], "field '--tracker'"),
             (["project", "create", "--org", org, "--name", "A", "--tracker", "adjust"], "field '--tracker-link'"),
+            (["project", "create", "--org", org, "--name", "A", "--email-verification", "inbox"],
+             "field '--email-verification' must be payment or mailbox"),
             (["project", "create", "--org", org, "--name", ""], "field '--name'"),
             (["key", "revoke", "--project", UUID().uuidString.lowercased(), "--prefix", "sk_live_"],
              "field '--prefix'"),
@@ -140,15 +144,18 @@ import TestSupport
         #expect(shown.status == 200)
         #expect(shown.headers["Content-Type"] == "application/json")
         // A new project has fingerprinting on (issue 12).
-        #expect(bodyText(shown) == #"{"androidPackage":null,"fingerprint":true,"iosBundleId":null,"name":"App","# +
+        #expect(bodyText(shown) == #"{"androidPackage":null,"emailVerification":"payment","fingerprint":true,"# +
+            #""iosBundleId":null,"name":"App","# +
             #""orgId":"\#(tenant.org)","paywallUrl":"https://pay.example.com/","projectId":"\#(tenant.project)","# +
             #""returnScheme":null,"tracker":"none","trackerLink":null}"#)
 
         let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: tenant.key, body: """
             {"name":"App 2","paywallUrl":null,"returnScheme":"myapp","androidPackage":"com.a.b","iosBundleId":"com.a.B",
-             "fingerprint":false,"tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}
+             "fingerprint":false,"tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x",
+             "emailVerification":"mailbox"}
             """))
-        let expected = #"{"androidPackage":"com.a.b","fingerprint":false,"iosBundleId":"com.a.B","name":"App 2","# +
+        let expected = #"{"androidPackage":"com.a.b","emailVerification":"mailbox","fingerprint":false,"# +
+            #""iosBundleId":"com.a.B","name":"App 2","# +
             #""orgId":"\#(tenant.org)","paywallUrl":null,"projectId":"\#(tenant.project)","returnScheme":"myapp","# +
             #""tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}"#
         #expect(patched.status == 200)
@@ -181,6 +188,9 @@ import TestSupport
             (#"{"tracker":"adjust"}"#, "field 'trackerLink'"),
             (#"{"trackerLink":"https://x.example"}"#, "field 'trackerLink'"),
             (#"{"nmae":"x"}"#, "field 'nmae' is not a project setting"),
+            (#"{"emailVerification":"inbox"}"#, #"{"statusCode":400,"code":"VALIDATION_EMAIL_VERIFICATION_FORMAT","# +
+                #""message":"field 'emailVerification' must be payment or mailbox"}"#),
+            (#"{"emailVerification":null}"#, "field 'emailVerification'"),
             (#"{"name":"#, #"{"statusCode":400,"code":"INVALID_JSON","message":"the body is not valid JSON"}"#),
             ("[]", "INVALID_JSON"),
         ]

@@ -10,8 +10,23 @@ struct BuyerCreationTests {
 
     static func decide(byExternalId: BuyerGuid?, verifiedByEmail: BuyerGuid?, externalId: ExternalID?,
                        email: EmailAddress?) -> Result<BuyerCreation.Decision, Refusal> {
-        BuyerCreation.decide(BuyerCreation.State(byExternalId: byExternalId, verifiedByEmail: verifiedByEmail),
+        decide(byExternalId: byExternalId, allVerified: verifiedByEmail.map { [$0] } ?? [], externalId: externalId,
+               email: email)
+    }
+
+    static func decide(byExternalId: BuyerGuid?, allVerified: [BuyerGuid], externalId: ExternalID?,
+                       email: EmailAddress?) -> Result<BuyerCreation.Decision, Refusal> {
+        BuyerCreation.decide(BuyerCreation.State(byExternalId: byExternalId, verifiedByEmail: allVerified),
                              BuyerCreation.Command(externalId: externalId, email: email, newGuid: fresh))
+    }
+
+    @Test func anEmailTwoBuyersVerifiedNamesNeitherAndCreatesTheFreshGuidBesideTheAmbiguity() {
+        let both = [Self.verified, Self.known]
+        #expect(Self.decide(byExternalId: nil, allVerified: both, externalId: nil, email: Self.email)
+            == .success(.createBesideAmbiguousEmail(Self.fresh, verified: both)))
+        // An externalId still wins: the e-mail is not looked at.
+        #expect(Self.decide(byExternalId: Self.known, allVerified: both, externalId: Self.externalId,
+                            email: Self.email) == .success(.existing(Self.known)))
     }
 
     @Test func neitherAnExternalIdNorAnEmailIsRefused() {

@@ -4,15 +4,21 @@ import Testing
 
 struct EmailRecoveryTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static let candidate = EmailRecovery.Candidate(guid: "6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b", paymentId: "pi_1")
+    static let candidate = buyer("6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b")
+
+    static func buyer(_ guid: String, paymentId: String = "pi_1") -> EmailRecovery.Candidate {
+        EmailRecovery.Candidate(guid: guid, paymentId: paymentId, productId: "pro", amount: 999, currency: "USD",
+                                paidAt: now - 60)
+    }
 
     static func state(candidate: EmailRecovery.Candidate? = candidate, lastMailAgo: TimeInterval? = nil,
                       readable: Bool = true) -> EmailRecovery.State {
-        EmailRecovery.State(candidate: candidate, lastMailAt: lastMailAgo.map { now - $0 }, addressReadable: readable)
+        EmailRecovery.State(candidates: candidate.map { [$0] } ?? [], lastMailAt: lastMailAgo.map { now - $0 },
+                            addressReadable: readable)
     }
 
     @Test func anAddressNeverMailedSendsToItsBuyer() {
-        #expect(EmailRecovery.decide(Self.state(), now: Self.now) == .send(Self.candidate))
+        #expect(EmailRecovery.decide(Self.state(), now: Self.now) == .send([Self.candidate]))
     }
 
     @Test func anAddressWithoutABuyerWithAPaymentIsSkippedBeforeAnythingElse() {
@@ -21,7 +27,7 @@ struct EmailRecoveryTests {
     }
 
     @Test func aMailExactlyTwentyMinutesAgoAllowsTheNextOne() {
-        #expect(EmailRecovery.decide(Self.state(lastMailAgo: 20 * 60), now: Self.now) == .send(Self.candidate))
+        #expect(EmailRecovery.decide(Self.state(lastMailAgo: 20 * 60), now: Self.now) == .send([Self.candidate]))
     }
 
     @Test func aMailOneSecondLessThanTwentyMinutesAgoIsTooSoon() {
@@ -42,8 +48,18 @@ struct EmailRecoveryTests {
     }
 
     @Test func theGapCanBeGivenAndIncludesItsEdge() {
-        #expect(EmailRecovery.decide(Self.state(lastMailAgo: 60), now: Self.now, gap: 60) == .send(Self.candidate))
+        #expect(EmailRecovery.decide(Self.state(lastMailAgo: 60), now: Self.now, gap: 60) == .send([Self.candidate]))
         #expect(EmailRecovery.decide(Self.state(lastMailAgo: 59), now: Self.now, gap: 60) == .skip(.tooSoon))
+    }
+
+    @Test func everyBuyerWithTheAddressIsNamedAlikeUpToTenPerMail() {
+        let two = [Self.buyer("g-newer", paymentId: "pi_2"), Self.buyer("g-older")]
+        let both = EmailRecovery.State(candidates: two, lastMailAt: nil, addressReadable: true)
+        #expect(EmailRecovery.decide(both, now: Self.now) == .send(two))
+        let many = (1...12).map { Self.buyer("g\($0)") }
+        let crowded = EmailRecovery.State(candidates: many, lastMailAt: nil, addressReadable: true)
+        #expect(EmailRecovery.decide(crowded, now: Self.now) == .send(Array(many.prefix(10))))
+        #expect(EmailRecovery.maxBuyersPerMail == 10)
     }
 
     @Test func theGapIsTwentyMinutes() {

@@ -7,9 +7,12 @@ struct HandoffRedemptionTests {
     static let hash = String(repeating: "ab", count: 32)
 
     static func code(_ kind: HandoffRedemption.Kind = .handoff, expiresIn: TimeInterval = 60, redeemed: Bool = false,
-                     emailHash: String? = hash, verified: Bool? = false) -> HandoffRedemption.Code {
+                     emailHash: String? = hash, verified: Bool? = false,
+                     source: HandoffRedemption.Source = .payment,
+                     rule: EmailVerification = .payment) -> HandoffRedemption.Code {
         HandoffRedemption.Code(kind: kind, expiresAt: now + expiresIn, redeemedAt: redeemed ? now - 1 : nil,
-                               emailHash: emailHash, emailVerified: verified)
+                               emailHash: emailHash, emailVerified: verified, source: source,
+                               emailVerification: rule)
     }
 
     @Test func anUnknownCodeIsRefused() {
@@ -42,6 +45,25 @@ struct HandoffRedemptionTests {
         #expect(HandoffRedemption.decide(Self.code(verified: true), now: Self.now) == onlySpent)
         #expect(HandoffRedemption.decide(Self.code(verified: nil), now: Self.now) == onlySpent)
         #expect(HandoffRedemption.decide(Self.code(emailHash: nil), now: Self.now) == onlySpent)
+    }
+
+    @Test func underTheMailboxRuleOnlyAMailedCodeVerifiesTheAddress() {
+        let verifies = HandoffRedemption.Decision.redeem([.redeemed(at: Self.now), .emailVerified(emailHash: Self.hash)])
+        let onlySpent = HandoffRedemption.Decision.redeem([.redeemed(at: Self.now)])
+        #expect(HandoffRedemption.decide(Self.code(source: .payment, rule: .payment), now: Self.now) == verifies)
+        #expect(HandoffRedemption.decide(Self.code(source: .recovery, rule: .payment), now: Self.now) == verifies)
+        #expect(HandoffRedemption.decide(Self.code(source: .payment, rule: .mailbox), now: Self.now) == onlySpent)
+        #expect(HandoffRedemption.decide(Self.code(source: .recovery, rule: .mailbox), now: Self.now) == verifies)
+    }
+
+    @Test func emailVerificationParsesItsTwoValuesAndNamesTheFieldOtherwise() {
+        #expect(EmailVerification.parse("payment") == .success(.payment))
+        #expect(EmailVerification.parse("mailbox") == .success(.mailbox))
+        guard case .failure(let refusal) = EmailVerification.parse("Mailbox", field: "--email-verification") else {
+            Issue.record("Mailbox parsed")
+            return
+        }
+        #expect(refusal.field == "--email-verification" && refusal.code == .emailVerificationFormat)
     }
 
     @Test func theLifetimesAre72HoursAnd30Days() {

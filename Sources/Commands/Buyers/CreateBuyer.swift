@@ -19,19 +19,35 @@ public struct CreateBuyer: Sendable {
         org: OrgID, project: ProjectID, externalId: ExternalID?, email: EmailAddress?, metadata: EventMetadata
     ) throws -> BuyerGuid {
         let emailHash = email.map(context.emailHash)
+
+        /// Appends the new buyer's `BuyerCreated` (and `EmailAmbiguous` when other buyers verified its address).
+        func create(_ guid: BuyerGuid, ambiguity: [BuyerGuid], transaction: EventTransaction) throws {
+            let sealed = try email.map { try context.seal($0.text, field: .email, org: org, guid: guid,
+                                                          on: transaction.connection) }
+            var events = [try NewEvent(BuyerCreated(guid: guid, projectId: project, externalId: externalId,
+                                                    email: sealed, emailHash: sealed == nil ? nil : emailHash))]
+            if let emailHash, !ambiguity.isEmpty {
+                events.append(try NewEvent(EmailAmbiguous(emailHash: emailHash, verifiedGuids: ambiguity,
+                                                          guid: guid)))
+            }
+            try transaction.append(org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .noStream,
+                                   events: events, metadata: metadata)
+        }
+
         return try context.log.transact(maxAttempts: 5) { transaction in
             let connection = transaction.connection
-            var state = BuyerCreation.State(byExternalId: nil, verifiedByEmail: nil)
+            var state = BuyerCreation.State(byExternalId: nil, verifiedByEmail: [])
             if let externalId {
                 state.byExternalId = try guid(connection.query(
                     "SELECT guid::text AS guid FROM buyers WHERE org_id = $1::uuid AND external_id = $2",
                     [.text(org.description), .text(externalId.text)]).rows.first)
             } else if let emailHash {
-                state.verifiedByEmail = try guid(connection.query("""
+                state.verifiedByEmail = try connection.query("""
                     SELECT guid::text AS guid FROM buyer_emails
                     WHERE org_id = $1::uuid AND email_hash = $2 AND verified
-                    ORDER BY created_at, guid LIMIT 1
-                    """, [.text(org.description), .text(emailHash)]).rows.first)
+                    ORDER BY created_at, guid LIMIT $3
+                    """, [.text(org.description), .text(emailHash), .int(BuyerCreation.ambiguityListLimit)])
+                    .rows.compactMap(guid)
             }
             let command = BuyerCreation.Command(externalId: externalId, email: email,
                                                 newGuid: BuyerGuid(randomBytes: SecureRandom.bytes(16)))
@@ -41,13 +57,10 @@ public struct CreateBuyer: Sendable {
             case .success(.existing(let guid)):
                 return guid
             case .success(.create(let guid)):
-                let sealed = try email.map { try context.seal($0.text, field: .email, org: org, guid: guid,
-                                                              on: connection) }
-                try transaction.append(
-                    org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .noStream,
-                    events: [try NewEvent(BuyerCreated(guid: guid, projectId: project, externalId: externalId,
-                                                       email: sealed, emailHash: sealed == nil ? nil : emailHash))],
-                    metadata: metadata)
+                try create(guid, ambiguity: [], transaction: transaction)
+                return guid
+            case .success(.createBesideAmbiguousEmail(let guid, let verified)):
+                try create(guid, ambiguity: verified, transaction: transaction)
                 return guid
             }
         }

@@ -39,7 +39,9 @@ public struct RedeemCode: Sendable {
                 redeemedAt: row.isNull("redeemed_us")
                     ? nil : Date(timeIntervalSince1970: Double(try row.int("redeemed_us")) / 1_000_000),
                 emailHash: row["email_hash"],
-                emailVerified: row["email_verified"].map { $0 == "t" })
+                emailVerified: row["email_verified"].map { $0 == "t" },
+                source: HandoffRedemption.Source(rawValue: try row.string("source")) ?? .payment,
+                emailVerification: EmailVerification(rawValue: try row.string("email_verification")) ?? .payment)
             guard case .redeem(let decided) = HandoffRedemption.decide(code, now: now) else { return nil }
             let paymentId = try row.string("payment_id")
             let events = try decided.map { event in
@@ -57,12 +59,14 @@ public struct RedeemCode: Sendable {
         }
     }
 
-    /// The code's row, locked, with its payment's project and whether the e-mail it verifies is verified already.
+    /// The code's row, locked, with its payment's project and that project's e-mail verification rule, and whether
+    /// the e-mail it verifies is verified already.
     static let lookup = """
-        SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, c.kind, c.email_hash,
+        SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, c.kind, c.email_hash, c.source,
             (extract(epoch FROM c.expires_at) * 1000000)::bigint AS expires_us,
             (extract(epoch FROM c.redeemed_at) * 1000000)::bigint AS redeemed_us,
             p.project_id::text AS project_id,
+            (SELECT j.email_verification FROM projects j WHERE j.project_id = p.project_id) AS email_verification,
             (SELECT e.verified FROM buyer_emails e WHERE e.guid = c.guid AND e.email_hash = c.email_hash)
                 AS email_verified
         FROM handoff_codes c JOIN payments p ON p.org_id = c.org_id AND p.payment_id = c.payment_id

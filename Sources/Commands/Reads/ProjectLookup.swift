@@ -88,7 +88,7 @@ public struct ProjectLookup: Sendable {
     {
         let rows = try connection.query("""
             SELECT org_id::text AS org_id, name, paywall_url, return_scheme, android_package, ios_bundle_id,
-                   fingerprint, tracker, tracker_link
+                   fingerprint, tracker, tracker_link, email_verification
             FROM projects WHERE project_id = $1::uuid AND ($2::uuid IS NULL OR org_id = $2::uuid)
             \(forUpdate ? "FOR UPDATE" : "")
             """, [.text(id.description), .optional(org?.description)]).rows
@@ -100,7 +100,8 @@ public struct ProjectLookup: Sendable {
             androidPackage: row["android_package"], iosBundleId: row["ios_bundle_id"],
             fingerprint: try row.bool("fingerprint"),
             tracker: ProjectSettings.Tracker(rawValue: try row.string("tracker")) ?? .none,
-            trackerLink: row["tracker_link"])
+            trackerLink: row["tracker_link"],
+            emailVerification: EmailVerification(rawValue: try row.string("email_verification")) ?? .payment)
         return Project(projectId: id, orgId: orgId, settings: settings)
     }
 }

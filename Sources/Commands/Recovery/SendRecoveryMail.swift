@@ -3,10 +3,11 @@ import EventStore
 import Foundation
 import Postgres
 
-/// The write side of one recovery mail (the `recovery-mail` job): inside the job's transaction, finds the buyer of
-/// the org with a payment under the address, keeps the 20-minute gap per address, mints a fresh 72 h recovery code
-/// and appends `RecoveryMailSent` — or decides to skip (`EmailRecovery.decide`). The worker then hands the mail to
-/// SMTP and commits; a failure before the server's 250 rolls everything back.
+/// The write side of one recovery mail (the `recovery-mail` job): inside the job's transaction, finds every buyer of
+/// the org with the address and a payment, keeps the 20-minute gap per address, mints a fresh 72 h recovery code for
+/// each buyer's newest payment and appends one `RecoveryMailSent` per buyer named (same request and job) — or
+/// decides to skip (`EmailRecovery.decide`). The worker then hands the one mail to SMTP and commits; a failure
+/// before the server's 250 rolls everything back.
 public struct SendRecoveryMail: Sendable {
     /// One `EmailRecoveryRequested`, as the job carries it.
     public struct Request: Sendable, Equatable {
@@ -35,13 +36,22 @@ public struct SendRecoveryMail: Sendable {
     /// What goes into the mail: only ever in memory, never stored in clear.
     public struct Mail: Sendable, Equatable {
         public var address: String
-        public var code: String
+        /// Every buyer the mail names, newest payment first; each has its own code.
+        public var buyers: [MailedBuyer]
+        /// When the codes expire (all were minted at once).
         public var expiresAt: Date
+        public var language: String
+    }
+
+    /// One buyer of a mail: its purchase line and its own code.
+    public struct MailedBuyer: Sendable, Equatable {
+        /// The buyer and the payment the line shows.
+        public var purchase: EmailRecovery.Candidate
+        public var code: String
         /// `<PUBLIC_BASE_URL>/done/<pageToken>` shows the same code.
         public var pageToken: String
         /// The project's return link with the code, when the project has a return scheme.
         public var returnLink: String?
-        public var language: String
     }
 
     /// The decision carried out.
@@ -69,14 +79,10 @@ public struct SendRecoveryMail: Sendable {
                     transaction: EventTransaction) throws -> Outcome {
         let connection = transaction.connection
         let org = request.org.uuidString.lowercased()
-        var state = EmailRecovery.State(candidate: nil, lastMailAt: nil, addressReadable: true)
-        if let buyer = try connection.queryPrepared("""
-            SELECT e.guid::text AS guid, p.payment_id FROM buyer_emails e
-            JOIN payments p ON p.org_id = e.org_id AND p.guid = e.guid
-            WHERE e.org_id = $1::uuid AND e.email_hash = $2
-            ORDER BY p.recorded_at DESC, p.payment_id LIMIT 1
-            """, [.text(org), .text(request.emailHash)]).first {
-            state.candidate = .init(guid: try buyer.string("guid"), paymentId: try buyer.string("payment_id"))
+        var state = EmailRecovery.State(candidates: try candidates(org: org, emailHash: request.emailHash,
+                                                                   on: connection),
+                                        lastMailAt: nil, addressReadable: true)
+        if !state.candidates.isEmpty {
             state.lastMailAt = try lastMail(org: org, emailHash: request.emailHash, on: connection)
         }
         if case .skip(let skip) = EmailRecovery.decide(state, now: now, gap: gap) { return .skipped(skip) }
@@ -86,36 +92,62 @@ public struct SendRecoveryMail: Sendable {
                                                       subject: subject, on: connection)
         var address = ""
         if case .value(let opened) = revealed { address = opened } else { state.addressReadable = false }
-        guard case .send(let candidate) = EmailRecovery.decide(state, now: now, gap: gap) else {
+        guard case .send(let named) = EmailRecovery.decide(state, now: now, gap: gap) else {
             return .skipped(.erased)
         }
-        guard case .success(let guid) = BuyerGuid.parse(candidate.guid),
-              case .success(let paymentId) = PaymentID.parse(candidate.paymentId) else {
-            throw InconsistentState("a recovery code for a malformed guid or payment id")
+        let scheme = try returnScheme(project: request.projectId, org: org, on: connection)
+        var buyers: [MailedBuyer] = []
+        var expiresAt = now
+        for candidate in named {
+            guard case .success(let guid) = BuyerGuid.parse(candidate.guid),
+                  case .success(let paymentId) = PaymentID.parse(candidate.paymentId) else {
+                throw InconsistentState("a recovery code for a malformed guid or payment id")
+            }
+            let minted = try context.codes.mint(.handoff, source: .recovery, guid: guid, paymentId: paymentId,
+                                                emailHash: request.emailHash, org: OrgID(request.org), now: now,
+                                                in: transaction)
+            guard let code = HandoffCode.parse(minted.text) else {
+                throw InconsistentState("a minted recovery code did not parse")
+            }
+            try transaction.append(org: request.org, stream: BuyerStreams.buyer(guid), expectedVersion: .any,
+                                   events: [minted.event], metadata: metadata)
+            try transaction.append(
+                org: request.org, stream: request.stream, expectedVersion: .any,
+                events: [try NewEvent(RecoveryMailSent(
+                    requestId: request.requestId, guid: candidate.guid, paymentId: candidate.paymentId,
+                    codeHash: minted.codeHash, language: request.language, jobId: jobId))],
+                metadata: metadata)
+            expiresAt = minted.expiresAt
+            buyers.append(MailedBuyer(purchase: candidate, code: minted.text, pageToken: context.pageTokens.seal(code),
+                                      returnLink: scheme.map { HandoffLinks.returnLink(scheme: $0, code: code) }))
         }
-        let minted = try context.codes.mint(.handoff, source: .recovery, guid: guid, paymentId: paymentId,
-                                            emailHash: request.emailHash, org: OrgID(request.org), now: now,
-                                            in: transaction)
-        guard let code = HandoffCode.parse(minted.text) else {
-            throw InconsistentState("a minted recovery code did not parse")
-        }
-        try transaction.append(org: request.org, stream: BuyerStreams.buyer(guid), expectedVersion: .any,
-                               events: [minted.event], metadata: metadata)
-        try transaction.append(
-            org: request.org, stream: request.stream, expectedVersion: .any,
-            events: [try NewEvent(RecoveryMailSent(
-                requestId: request.requestId, guid: candidate.guid, paymentId: candidate.paymentId,
-                codeHash: minted.codeHash, language: request.language, jobId: jobId))],
-            metadata: metadata)
         try connection.queryPrepared("""
             UPDATE recovery_mail_gaps SET last_mail_at = to_timestamp($3::float8)
             WHERE org_id = $1::uuid AND email_hash = $2
             """, [.text(org), .text(request.emailHash), .double(now.timeIntervalSince1970)])
-        return .send(Mail(address: address, code: minted.text, expiresAt: minted.expiresAt,
-                          pageToken: context.pageTokens.seal(code),
-                          returnLink: try returnLink(project: request.projectId, org: org, code: code,
-                                                     on: connection),
-                          language: request.language))
+        return .send(Mail(address: address, buyers: buyers, expiresAt: expiresAt, language: request.language))
+    }
+
+    /// Every buyer of `org` with the address attached and a payment, each with its newest payment, newest first
+    /// (at most `EmailRecovery.maxBuyersPerMail`).
+    private func candidates(org: String, emailHash: String, on connection: Connection) throws
+        -> [EmailRecovery.Candidate]
+    {
+        try connection.queryPrepared("""
+            SELECT guid, payment_id, product_id, amount, currency, paid_us FROM (
+                SELECT DISTINCT ON (e.guid) e.guid::text AS guid, p.payment_id, p.product_id, p.amount, p.currency,
+                    (extract(epoch FROM p.recorded_at) * 1000000)::bigint AS paid_us
+                FROM buyer_emails e JOIN payments p ON p.org_id = e.org_id AND p.guid = e.guid
+                WHERE e.org_id = $1::uuid AND e.email_hash = $2
+                ORDER BY e.guid, p.recorded_at DESC, p.payment_id
+            ) newest ORDER BY paid_us DESC, guid LIMIT $3
+            """, [.text(org), .text(emailHash), .int(EmailRecovery.maxBuyersPerMail)]).rows.map { row in
+            EmailRecovery.Candidate(
+                guid: try row.string("guid"), paymentId: try row.string("payment_id"),
+                productId: try row.string("product_id"), amount: try row.int("amount"),
+                currency: try row.string("currency"),
+                paidAt: Date(timeIntervalSince1970: Double(try row.int("paid_us")) / 1_000_000))
+        }
     }
 
     /// The last mail to the address (nil for never), its gap row created and locked for this transaction.
@@ -131,14 +163,12 @@ public struct SendRecoveryMail: Sendable {
         return seconds == 0 ? nil : Date(timeIntervalSince1970: seconds)
     }
 
-    /// The project's return link with `code`, or nil when the project has no (valid) return scheme.
-    private func returnLink(project: String, org: String, code: HandoffCode, on connection: Connection) throws
-        -> String?
-    {
+    /// The project's return scheme, or nil when it has none (or one that no longer parses).
+    private func returnScheme(project: String, org: String, on connection: Connection) throws -> ReturnScheme? {
         guard let scheme = try connection.queryPrepared(
             "SELECT return_scheme FROM projects WHERE project_id = $1::uuid AND org_id = $2::uuid",
             [.text(project), .text(org)]).first?["return_scheme"],
             case .success(let parsed) = ReturnScheme.parse(scheme) else { return nil }
-        return HandoffLinks.returnLink(scheme: parsed, code: code)
+        return parsed
     }
 }

@@ -38,3 +38,23 @@ public struct BuyerCreated: EventPayload, Equatable {
         try container.encode(emailHash, forKey: .emailHash)
     }
 }
+
+/// An e-mail-only `POST /s2s/v1/users` named an address that two or more buyers of the organization have verified
+/// (issue 12 §1): no buyer may take the address away from another, so the request was answered as if the address
+/// were unverified, with a new buyer. Recorded on the new buyer's stream, in the same append as its `BuyerCreated`,
+/// for diagnostics. `verifiedGuids` are the buyers that have the address verified (at most
+/// `BuyerCreation.ambiguityListLimit`, in the order they attached the address).
+public struct EmailAmbiguous: EventPayload, Equatable {
+    public static let eventType = "EmailAmbiguous"
+    public static let schemaVersion = 1
+    public var emailHash: String
+    public var verifiedGuids: [String]
+    /// The buyer created instead.
+    public var guid: String
+
+    public init(emailHash: String, verifiedGuids: [BuyerGuid], guid: BuyerGuid) {
+        self.emailHash = emailHash
+        self.verifiedGuids = verifiedGuids.map(\.description)
+        self.guid = guid.description
+    }
+}
