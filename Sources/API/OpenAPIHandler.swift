@@ -18,6 +18,8 @@ enum OpenAPIDocument {
     "orgId":{"type":"string","format":"uuid"},"name":{"type":"string"},"paywallUrl":{"type":["string","null"]},\
     "returnScheme":{"type":["string","null"]},"androidPackage":{"type":["string","null"]},\
     "iosBundleId":{"type":["string","null"]},"fingerprint":{"type":"boolean"},\
+    "emailVerification":{"enum":["payment","mailbox"],"description":"what verifies a buyer's e-mail: payment \
+    (redeeming a payment's handoff code, the default) or mailbox (only a code mailed to the address)"},\
     "tracker":{"enum":["none","appsflyer","adjust"]},"trackerLink":{"type":["string","null"],\
     "description":"https; with tracker adjust a *.go.link or *.adj.st link needs its own adj_t \
     (else 400 VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED)"}}}},\

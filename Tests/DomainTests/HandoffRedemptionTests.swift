@@ -48,7 +48,8 @@ struct HandoffRedemptionTests {
     }
 
     @Test func underTheMailboxRuleOnlyAMailedCodeVerifiesTheAddress() {
-        let verifies = HandoffRedemption.Decision.redeem([.redeemed(at: Self.now), .emailVerified(emailHash: Self.hash)])
+        let verifies = HandoffRedemption.Decision.redeem([.redeemed(at: Self.now),
+                                                          .emailVerified(emailHash: Self.hash)])
         let onlySpent = HandoffRedemption.Decision.redeem([.redeemed(at: Self.now)])
         #expect(HandoffRedemption.decide(Self.code(source: .payment, rule: .payment), now: Self.now) == verifies)
         #expect(HandoffRedemption.decide(Self.code(source: .recovery, rule: .payment), now: Self.now) == verifies)
