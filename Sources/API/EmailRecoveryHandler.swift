@@ -11,7 +11,8 @@ import HTTPServer
 /// A malformed body is a 400 naming the field. `Accept-Language` picks the mail's language (`ru` or `en`).
 enum EmailRecoveryHandler {
     static func request(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
-        let decision = environment.rateLimiter.check(environment.emailRecoveryLimit, key: request.clientIP)
+        let decision = environment.rateLimiter.check(
+            environment.emailRecoveryLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(EmailRecoveryRequest.self, from: request)
         let identity = try environment.identity()

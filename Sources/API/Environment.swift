@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import HTTPServer
 import Redis
 import Telemetry
 
@@ -43,6 +44,8 @@ public struct Environment: Sendable {
     public let emailRecoveryLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
+    /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
+    public let clientGrouping: ClientAddressGrouping
 
     /// 30 requests per minute per client IP; without Redis, 503 (fail closed).
     public static let defaultPaywallBuyerLimit = RateLimit.perWindow(
@@ -89,7 +92,8 @@ public struct Environment: Sendable {
         resolveByFingerprintLimit: RateLimit = Environment.defaultResolveByFingerprintLimit,
         resolveLimit: RateLimit? = Environment.defaultResolveLimit,
         failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget,
-        emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit
+        emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit,
+        clientGrouping: ClientAddressGrouping = ClientAddressGrouping()
     ) {
         self.model = model
         self.redis = redis
@@ -109,6 +113,13 @@ public struct Environment: Sendable {
         self.rateLimiter = RateLimiter(redis: redis, lookupPepper: model.identity?.secrets.lookupPepper)
         self.s2sLimit = s2sLimit
         self.authFailureLimit = authFailureLimit
+        self.clientGrouping = clientGrouping
+    }
+
+    /// The key every per-client limit counts `request` under: its client IP, an IPv6 one cut to its prefix
+    /// (`ClientAddressGrouping.key(for:)`). Every per-IP rate limit and budget takes its key from here.
+    func clientKey(_ request: Request) -> String {
+        clientGrouping.key(for: request.clientIP)
     }
 
     /// The buyer-identity commands and reads, or 503 when this server has no identity secrets.

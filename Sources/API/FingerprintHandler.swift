@@ -11,7 +11,8 @@ enum FingerprintHandler {
     static func capture(_ request: Request, _ context: RequestContext, _ environment: Environment) throws
         -> Response
     {
-        let decision = environment.rateLimiter.check(environment.fingerprintCaptureLimit, key: request.clientIP)
+        let decision = environment.rateLimiter.check(
+            environment.fingerprintCaptureLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(FingerprintCaptureRequest.self, from: request)
         let identity = try environment.identity()
@@ -31,7 +32,8 @@ enum FingerprintHandler {
     static func resolve(_ request: Request, _ context: RequestContext, _ environment: Environment) throws
         -> Response
     {
-        let decision = environment.rateLimiter.check(environment.resolveByFingerprintLimit, key: request.clientIP)
+        let decision = environment.rateLimiter.check(
+            environment.resolveByFingerprintLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let body = try JSONBody.decode(ResolveByFingerprintRequest.self, from: request)
         let identity = try environment.identity()

@@ -8,7 +8,6 @@ enum Handlers {
         switch route {
         case .healthz: return HealthHandler.healthz(request, environment)
         case .readyz: return try HealthHandler.readyz(request, environment)
-        case .metrics: return MetricsHandler.metrics(request, environment)
         case .openAPI: return OpenAPIHandler.document(request, environment)
         case .project: return try ProjectHandler.show(request, context.tenant(), environment)
         case .updateProject: return try ProjectHandler.update(request, context, environment)

@@ -32,7 +32,8 @@ enum LookupHandler {
     /// `GET /public/entitlements?projectId=&guid=`: the same answer wrapped in `{"success":true,"data":…}`;
     /// 60 per minute per client IP, 503 without Redis (fails closed); 404 for an unknown project.
     static func publicEntitlements(_ request: Request, _ environment: Environment) throws -> Response {
-        let decision = environment.rateLimiter.check(environment.publicEntitlementsLimit, key: request.clientIP)
+        let decision = environment.rateLimiter.check(
+            environment.publicEntitlementsLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         _ = try environment.identity()
         guard case .success(let projectID) = ProjectID.parse(request.query["projectId"] ?? ""),

@@ -11,7 +11,9 @@ enum OpenAPIHandler {
 enum OpenAPIDocument {
     static let json = """
     {"openapi":"3.1.0",\
-    "info":{"title":"Handoff","version":"0.1.0","description":"Carries a web purchase into a mobile app."},\
+    "info":{"title":"Handoff","version":"0.1.0","description":"Carries a web purchase into a mobile app. \
+    Prometheus metrics (GET /metrics) are not served on this port but on a listener of their own \
+    (METRICS_ADDRESS, default 127.0.0.1:9464)."},\
     "components":{"schemas":{"Error":{"type":"object","required":["statusCode","message"],\
     "properties":{"statusCode":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"}}},\
     "Project":{"type":"object","properties":{"projectId":{"type":"string","format":"uuid"},\
@@ -29,7 +31,6 @@ enum OpenAPIDocument {
     "/readyz":{"get":{"summary":"Postgres and Redis answer","responses":{"200":{"description":"ready"},\
     "503":{"description":"a dependency is down; the message names it",\
     "content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}},\
-    "/metrics":{"get":{"summary":"Prometheus text format","responses":{"200":{"description":"metrics"}}}},\
     "/openapi.json":{"get":{"summary":"This document","responses":{"200":{"description":"OpenAPI 3.1"}}}},\
     "/s2s/v1/project":{\
     "get":{"summary":"The key's project settings","security":[{"secretKey":[]}],"responses":{\

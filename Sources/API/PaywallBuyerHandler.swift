@@ -10,7 +10,8 @@ import HTTPServer
 /// `VISITOR_ID_FOREIGN_PROJECT`.
 enum PaywallBuyerHandler {
     static func buyer(_ request: Request, _ environment: Environment) throws -> Response {
-        let decision = environment.rateLimiter.check(environment.paywallBuyerLimit, key: request.clientIP)
+        let decision = environment.rateLimiter.check(
+            environment.paywallBuyerLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let identity = try environment.identity()
         let projectID: ProjectID

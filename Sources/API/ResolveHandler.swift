@@ -12,12 +12,13 @@ import HTTPServer
 /// with 429 while the budget is exhausted); both fail closed (503) without Redis.
 enum ResolveHandler {
     static func resolve(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        let client = environment.clientKey(request)
         if let limit = environment.resolveLimit {
-            let decision = environment.rateLimiter.check(limit, key: request.clientIP)
+            let decision = environment.rateLimiter.check(limit, key: client)
             if let refusal = APIError.refusal(for: decision) { throw refusal }
         }
         let identity = try environment.identity()
-        let ipHash = identity.context.clientHash(request.clientIP)
+        let ipHash = identity.context.clientHash(client)
         if let budget = environment.failedLookupBudget,
            let refusal = APIError.refusal(for: budget.check(ipHash: ipHash, redis: environment.redis)) {
             throw refusal

@@ -4,7 +4,6 @@ import HTTPServer
 public enum Route: Sendable, Equatable {
     case healthz
     case readyz
-    case metrics
     case openAPI
     /// `GET /s2s/v1/project`: the key's project settings.
     case project
@@ -42,7 +41,6 @@ public enum Route: Sendable, Equatable {
         var router = Router<Route>()
         router.add(.get, "/healthz") { _ in .healthz }
         router.add(.get, "/readyz") { _ in .readyz }
-        router.add(.get, "/metrics") { _ in .metrics }
         router.add(.get, "/openapi.json") { _ in .openAPI }
         router.add(.get, "/s2s/v1/project") { _ in .project }
         router.add(.patch, "/s2s/v1/project") { _ in .updateProject }
@@ -65,7 +63,7 @@ public enum Route: Sendable, Equatable {
     /// Bytes of body this route accepts; nil takes the environment's default.
     var bodyLimit: Int? {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
+        case .healthz, .readyz, .openAPI, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode: return 0
         case .captureFingerprint, .resolveByFingerprint: return 1024
         case .updateProject, .createUser, .createPayment: return 4096
@@ -76,7 +74,7 @@ public enum Route: Sendable, Equatable {
     /// Who may call this route: anyone, or a caller with a live secret key (`Authorization: Bearer sk_live_…`).
     var access: Access {
         switch self {
-        case .healthz, .readyz, .metrics, .openAPI, .paywallBuyer, .publicEntitlements, .postPaymentPage,
+        case .healthz, .readyz, .openAPI, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest: return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events: return .secretKey

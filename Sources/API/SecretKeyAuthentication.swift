@@ -5,21 +5,22 @@ import HTTPServer
 /// The S2S gate at the edge: `Authorization: Bearer sk_live_…` → the key's holder, or a 401.
 ///
 /// A key that does not parse (wrong prefix, length, characters or checksum) is refused before any database lookup.
-/// Failed checks are counted per client IP (`Environment.authFailureLimit`, 20 per minute): once an address has
-/// spent its budget, it gets 429 with `Retry-After` before any key it sends is looked at, so guessing keys from one
-/// address stops there.
+/// Failed checks are counted per client (`Environment.authFailureLimit`, 20 per minute, keyed by
+/// `Environment.clientKey`: an IPv4 address, an IPv6 /64): once a client has spent its budget, it gets 429 with
+/// `Retry-After` before any key it sends is looked at, so guessing keys from one address (or /64) stops there.
 enum SecretKeyAuthentication {
     /// The holder of the request's live key, or a 401 `APIError` naming what is wrong (never echoing the key), or a
     /// 429 while the client IP is over its budget of failed checks.
     static func authenticate(_ request: Request, _ environment: Environment) throws -> ProjectLookup.KeyHolder {
         let limiter = environment.rateLimiter
-        if let refusal = APIError.refusal(for: limiter.peek(environment.authFailureLimit, key: request.clientIP)) {
+        let client = environment.clientKey(request)
+        if let refusal = APIError.refusal(for: limiter.peek(environment.authFailureLimit, key: client)) {
             throw refusal
         }
         do {
             return try holder(request, environment)
         } catch let refusal as APIError where refusal.status == 401 {
-            _ = limiter.check(environment.authFailureLimit, key: request.clientIP)
+            _ = limiter.check(environment.authFailureLimit, key: client)
             throw refusal
         }
     }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <netinet/tcp.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -17,25 +18,48 @@ typedef void *(*handoff_mhd_uri_logger)(void *cls, const char *uri, struct MHD_C
 /// Handoff uses: connections come in through MHD_add_connection from the server's accept thread.
 ///
 /// MHD_start_daemon is variadic and Swift cannot call it; this fixes the option list and its types.
-/// `cls` is handed to all three callbacks. Returns NULL when MHD refuses the options or cannot start threads.
+/// `cls` is handed to all four callbacks. There is no per-IP limit here: `notify_connection` counts connections per
+/// client address itself (it groups IPv6 addresses by prefix, which MHD_OPTION_PER_IP_CONNECTION_LIMIT cannot).
+/// Returns NULL when MHD refuses the options or cannot start threads.
 static inline struct MHD_Daemon *handoff_mhd_start(unsigned int flags,
                                                    unsigned int thread_pool_size,
                                                    unsigned int connection_timeout,
                                                    unsigned int connection_limit,
-                                                   unsigned int per_ip_connection_limit,
                                                    MHD_AccessHandlerCallback handler,
                                                    handoff_mhd_uri_logger uri_logger,
                                                    MHD_RequestCompletedCallback completed,
+                                                   MHD_NotifyConnectionCallback notify_connection,
                                                    void *cls)
 {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, cls,
                             MHD_OPTION_END);
+}
+
+/// The connection's socket, or -1 (MHD_get_connection_info is variadic).
+static inline int handoff_mhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Milliseconds since the kernel last received data on TCP socket `fd` (`tcpi_last_data_recv`), or -1.
+///
+/// Read-only: calling it on a descriptor that was meanwhile reused for another socket does no harm.
+static inline long handoff_tcp_milliseconds_since_data(int fd)
+{
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    memset(&info, 0, sizeof(info));
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) {
+        return -1;
+    }
+    return (long)info.tcpi_last_data_recv;
 }
 
 /// Writes the connection's peer address as text ("203.0.113.7", "2001:db8::1") into `buffer`.

@@ -13,16 +13,19 @@ import Darwin
 /// The daemon runs without a listen socket (`MHD_USE_NO_LISTEN_SOCKET`), so stopping never needs
 /// MHD_quiesce_daemon: `stop()` ends the loop (within one 100 ms poll), joins the thread and closes the socket, after
 /// which new connections are refused. `start()` and `stop()` are each called once, by `Server` under its lock.
+/// Between polls, at most every 100 ms, the thread also runs `tick` (the server's header-deadline sweep).
 final class Acceptor: @unchecked Sendable {
     private let listenSocket: Int32
     private let daemon: OpaquePointer
+    private let tick: @Sendable () -> Void
     private let stopping = Atomic<Bool>(false)
     private var thread: pthread_t?
 
     /// `listenSocket` must be bound, listening and non-blocking; this object closes it in `stop()`.
-    init(listenSocket: Int32, daemon: OpaquePointer) {
+    init(listenSocket: Int32, daemon: OpaquePointer, tick: @escaping @Sendable () -> Void) {
         self.listenSocket = listenSocket
         self.daemon = daemon
+        self.tick = tick
     }
 
     /// Starts the accept thread. Without a thread (pthread_create failed) nothing is accepted; `stop()` still closes.
@@ -46,10 +49,16 @@ final class Acceptor: @unchecked Sendable {
 
     fileprivate func run() {
         var ready = pollfd(fd: listenSocket, events: Int16(POLLIN), revents: 0)
+        let tickInterval = Duration.milliseconds(100)
+        var lastTick = ContinuousClock.now
         while !stopping.load(ordering: .relaxed) {
             ready.revents = 0
-            guard poll(&ready, 1, 100) > 0 else { continue }
-            acceptBacklog()
+            if poll(&ready, 1, 100) > 0 { acceptBacklog() }
+            let now = ContinuousClock.now
+            if now - lastTick >= tickInterval {
+                lastTick = now
+                tick()
+            }
         }
     }
 

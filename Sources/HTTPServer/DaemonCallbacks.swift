@@ -33,6 +33,8 @@ let accessHandler: @convention(c) (
     }
 
     guard let request = state.request else {
+        // A connection cut (over the per-client cap, or past the header deadline) is never served.
+        guard context.connections.headersArrived(fd: handoff_mhd_connection_fd(connection)) else { return .NO }
         return headersArrived(state, context: context, connection: connection, method: method)
     }
     let size = uploadDataSize.pointee
@@ -63,12 +65,32 @@ let accessHandler: @convention(c) (
 let requestCompleted: @convention(c) (
     UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     MHD_RequestTerminationCode
-) -> Void = { cls, _, conCls, _ in
-    guard let cls, let conCls, let pointer = conCls.pointee else { return }
+) -> Void = { cls, connection, conCls, _ in
+    guard let cls else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { context.connections.requestEnded(fd: handoff_mhd_connection_fd(connection)) }
+    guard let conCls, let pointer = conCls.pointee else { return }
     conCls.pointee = nil
     let state = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
     if state.isCounted {
-        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+        context.inFlight.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// Called when a connection starts (before its first byte is read) and when it closes (before its socket is closed):
+/// the per-client cap and the header deadline (`OpenConnections`) follow connections through it.
+let connectionNotified: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    MHD_ConnectionNotificationCode
+) -> Void = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let connections = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connections
+    let fd = handoff_mhd_connection_fd(connection)
+    guard fd >= 0 else { return }
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: connections.opened(fd: fd, peer: peerAddress(connection))
+    case .CONNECTION_NOTIFY_CLOSED: connections.closed(fd: fd)
+    @unknown default: break
     }
 }
 

@@ -8,6 +8,12 @@ import Darwin
 struct IPAddress: Sendable, Hashable {
     let bytes: [UInt8]
 
+    /// An address from its 4 (IPv4) or 16 (IPv6) network-order bytes, as they are.
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == 4 || bytes.count == 16, "an IP address has 4 or 16 bytes")
+        self.bytes = bytes
+    }
+
     /// Parses a textual address (`"10.1.2.3"`, `"2001:db8::1"`); nil when it is not one.
     init?(_ text: String) {
         var v4 = in_addr()

@@ -30,6 +30,13 @@ enum ListeningSocket {
             guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
                 throw .socket(operation: "setsockopt SO_REUSEADDR", errno: errno)
             }
+            if family == AF_INET6 {
+                // `::` also takes IPv4 clients (as ::ffff:a.b.c.d) where the system allows dual-stack sockets,
+                // whatever net.ipv6.bindv6only says; elsewhere it stays IPv6-only, as does every other address.
+                let isAnyAddress = withUnsafeBytes(of: v6.sin6_addr) { $0.allSatisfy { $0 == 0 } }
+                var v6Only: Int32 = isAnyAddress ? 0 : 1
+                _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &v6Only, socklen_t(MemoryLayout<Int32>.size))
+            }
             let bound = family == AF_INET
                 ? withUnsafePointer(to: &v4) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -65,15 +65,26 @@ public final class Server: Sendable {
         guard configuration.perIPConnectionLimit >= 0 else {
             throw .invalidConfiguration("perIPConnectionLimit must not be negative")
         }
+        guard configuration.headerTimeout >= 0, configuration.headerTimeout.isFinite else {
+            throw .invalidConfiguration("headerTimeout must not be negative")
+        }
         let proxyTrust = try ProxyTrust(configuration.trustedProxies)
+        let connections = OpenConnections(limits: OpenConnections.Limits(
+            perClient: configuration.perIPConnectionLimit,
+            headerTimeout: configuration.headerTimeout > 0
+                ? .milliseconds(Int((configuration.headerTimeout * 1000).rounded())) : nil,
+            grouping: configuration.clientGrouping,
+            uncapped: proxyTrust))
         try phase.withLock { phase throws(ServerError) in
             guard case .idle = phase else { throw .alreadyStarted }
             let (fd, port) = try ListeningSocket.open(host: configuration.host, port: configuration.port)
-            let context = Unmanaged.passRetained(ServerContext(responder: responder, proxyTrust: proxyTrust))
+            let context = Unmanaged.passRetained(
+                ServerContext(responder: responder, proxyTrust: proxyTrust, connections: connections))
             // No listen socket inside libmicrohttpd: `Acceptor` accepts and hands sockets over with
             // MHD_add_connection. Stopping then closes our socket and never calls MHD_quiesce_daemon, which in 0.9.75
             // races an epoll pool worker removing the listen socket first and aborts the process ("Failed to remove
             // listen FD from epoll set", seen in CI while a server drained).
+            // The listening socket is ours: dual stack is set on it (`ListeningSocket`), not with MHD_USE_DUAL_STACK.
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
                 | MHD_USE_NO_LISTEN_SOCKET.rawValue
             if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
@@ -82,8 +93,7 @@ public final class Server: Sendable {
                 UInt32(configuration.threadCount),
                 UInt32(clamping: configuration.connectionTimeout),
                 UInt32(clamping: configuration.connectionLimit),
-                UInt32(clamping: configuration.perIPConnectionLimit),
-                accessHandler, uriLogged, requestCompleted,
+                accessHandler, uriLogged, requestCompleted, connectionNotified,
                 context.toOpaque()
             )
             guard let handle else {
@@ -93,7 +103,7 @@ public final class Server: Sendable {
             }
             boundPort.store(port, ordering: .relaxed)
             liveContext.withLock { $0 = context.takeUnretainedValue() }
-            let acceptor = Acceptor(listenSocket: fd, daemon: handle)
+            let acceptor = Acceptor(listenSocket: fd, daemon: handle, tick: { connections.sweep() })
             acceptor.start()
             phase = .running(Daemon(handle: handle, acceptor: acceptor, context: context))
         }

@@ -9,9 +9,12 @@ final class ServerContext: Sendable {
     let proxyTrust: ProxyTrust
     /// Requests whose headers have arrived and whose response has not been fully sent.
     let inFlight = Atomic<Int>(0)
+    /// Open connections: the per-client cap and the header deadline.
+    let connections: OpenConnections
 
-    init(responder: any Responder, proxyTrust: ProxyTrust) {
+    init(responder: any Responder, proxyTrust: ProxyTrust, connections: OpenConnections) {
         self.responder = responder
         self.proxyTrust = proxyTrust
+        self.connections = connections
     }
 }

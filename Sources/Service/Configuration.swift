@@ -14,13 +14,23 @@ public struct Configuration: Sendable {
     public var redisURL: String
     public var redisPoolSize: Int
     public var redisTimeoutMilliseconds: Int
+    /// `HTTP_HOST`: an IPv4 or IPv6 literal; `::` listens on every address, IPv4 too where dual stack is allowed.
     public var httpHost: String
     public var httpPort: Int
     public var httpThreads: Int
     public var httpMaxBodyBytes: Int
     public var httpConnectionTimeoutSeconds: Int
     public var httpConnectionLimit: Int
+    /// `HTTP_CONNECTIONS_PER_IP`: open connections one client may hold (IPv6 by `ipv6PrefixLength`); 0 = no cap.
+    /// Peers in `TRUSTED_PROXIES` are not capped.
+    public var httpConnectionsPerIP: Int
+    /// `HTTP_HEADER_TIMEOUT_SECONDS`: how long a request's headers may take to arrive in full, however steadily.
+    public var httpHeaderTimeoutSeconds: Int
+    /// `IPV6_PREFIX_LENGTH`: the leading bits of an IPv6 client address that every per-IP limit counts by.
+    public var ipv6PrefixLength: Int
     public var trustedProxies: [String]
+    /// `METRICS_ADDRESS`: where `GET /metrics` is served, apart from the API port; nil (`off`) serves it nowhere.
+    public var metricsAddress: ListenAddress?
     public var shutdownGraceSeconds: Int
     public var logLevel: Logger.Level
     /// `PUBLIC_BASE_URL`: how clients reach this service (`http(s)://host[:port][/path]`, no trailing `/`), for links to
@@ -75,13 +85,18 @@ public struct Configuration: Sendable {
         ("REDIS_URL", "redis://127.0.0.1:6379", "Redis: redis://[:password@]host[:port][/db] or unix:///path"),
         ("REDIS_POOL_SIZE", "HTTP_THREADS", "Redis connections per process (1–200)"),
         ("REDIS_TIMEOUT_MS", "1000", "Redis connect and per-command timeout (10–60000)"),
-        ("HTTP_HOST", "127.0.0.1", "address the API listens on (IPv4 literal)"),
+        ("HTTP_HOST", "127.0.0.1", "address the API listens on: IPv4 or IPv6 literal (:: = all, dual-stack)"),
         ("HTTP_PORT", "8080", "port the API listens on (1–65535)"),
         ("HTTP_THREADS", "4", "request threads (1–256); handlers block on Postgres/Redis"),
         ("HTTP_MAX_BODY_BYTES", "65536", "body limit for routes without their own (0–16777216)"),
         ("HTTP_CONNECTION_TIMEOUT_SECONDS", "30", "idle seconds before a connection is closed (1–3600)"),
         ("HTTP_CONNECTION_LIMIT", "1024", "open connections at most (1–65536)"),
+        ("HTTP_CONNECTIONS_PER_IP", "64",
+         "open connections per client IP or IPv6 prefix (0–65536, 0 = no cap; trusted proxies uncapped)"),
+        ("HTTP_HEADER_TIMEOUT_SECONDS", "10", "seconds a request's headers may take to arrive in full (1–3600)"),
+        ("IPV6_PREFIX_LENGTH", "64", "leading bits of an IPv6 client address that per-IP limits count by (32–128)"),
         ("TRUSTED_PROXIES", "(none)", "comma-separated IPs/CIDRs whose X-Forwarded-For is honoured"),
+        ("METRICS_ADDRESS", "127.0.0.1:9464", "host:port or [IPv6]:port of the /metrics listener, or off"),
         ("SHUTDOWN_GRACE_SECONDS", "10", "on SIGTERM, seconds to finish in-flight requests (0–600)"),
         ("LOG_LEVEL", "info", "debug, info, warning or error"),
         ("PUBLIC_BASE_URL", "http://127.0.0.1:$HTTP_PORT", "http(s) URL clients reach this service at (page links)"),
@@ -98,6 +113,10 @@ public struct Configuration: Sendable {
         ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
     ]
 
+    /// Where `/metrics` is served unless `METRICS_ADDRESS` says otherwise: loopback only, so nothing outside the host
+    /// can scrape it, on 9464 (the default port of OpenTelemetry's Prometheus exporters).
+    public static let defaultMetricsAddress = ListenAddress(host: "127.0.0.1", port: 9464)
+
     /// Reads and validates `environment` (pass `ProcessInfo.processInfo.environment`).
     public init(environment: [String: String]) throws {
         let reader = EnvironmentReader(environment)
@@ -110,12 +129,16 @@ public struct Configuration: Sendable {
         redisURL = try reader.redisURL("REDIS_URL", default: "redis://127.0.0.1:6379")
         redisPoolSize = try reader.integer("REDIS_POOL_SIZE", default: httpThreads, in: 1...200)
         redisTimeoutMilliseconds = try reader.integer("REDIS_TIMEOUT_MS", default: 1000, in: 10...60_000)
-        httpHost = try reader.ipv4("HTTP_HOST", default: "127.0.0.1")
+        httpHost = try reader.ipAddress("HTTP_HOST", default: "127.0.0.1")
         httpPort = try reader.integer("HTTP_PORT", default: 8080, in: 1...65535)
         httpMaxBodyBytes = try reader.integer("HTTP_MAX_BODY_BYTES", default: 65_536, in: 0...16_777_216)
         httpConnectionTimeoutSeconds = try reader.integer("HTTP_CONNECTION_TIMEOUT_SECONDS", default: 30, in: 1...3600)
         httpConnectionLimit = try reader.integer("HTTP_CONNECTION_LIMIT", default: 1024, in: 1...65536)
+        httpConnectionsPerIP = try reader.integer("HTTP_CONNECTIONS_PER_IP", default: 64, in: 0...65536)
+        httpHeaderTimeoutSeconds = try reader.integer("HTTP_HEADER_TIMEOUT_SECONDS", default: 10, in: 1...3600)
+        ipv6PrefixLength = try reader.integer("IPV6_PREFIX_LENGTH", default: 64, in: 32...128)
         trustedProxies = try reader.addressList("TRUSTED_PROXIES")
+        metricsAddress = try reader.listenAddress("METRICS_ADDRESS", default: Self.defaultMetricsAddress)
         shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 10, in: 0...600)
         logLevel = try reader.logLevel("LOG_LEVEL", default: .info)
         publicBaseURL = try reader.publicBaseURL("PUBLIC_BASE_URL", default: "http://127.0.0.1:\(httpPort)")

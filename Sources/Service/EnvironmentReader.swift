@@ -60,14 +60,6 @@ struct EnvironmentReader {
         return raw
     }
 
-    func ipv4(_ name: String, default fallback: String) throws -> String {
-        guard let raw = text(name) else { return fallback }
-        guard IPAddressText.isIPv4(raw) else {
-            throw ConfigurationError(variable: name, problem: "must be an IPv4 address like 127.0.0.1 (got \"\(raw)\")")
-        }
-        return raw
-    }
-
     /// Comma-separated IPv4/IPv6 addresses, each optionally with a `/prefix`.
     func addressList(_ name: String) throws -> [String] {
         guard let raw = text(name) else { return [] }

@@ -9,10 +9,12 @@ import Telemetry
 public final class RunningAPI: Sendable {
     public let environment: Environment
     private let server: Server
+    private let metricsListener: MetricsListener?
     private let logger: Logger
 
     /// Builds pools (lazily connecting, so Postgres or Redis may be down at start), registers the pool and
-    /// in-flight gauges, and starts listening. Throws when the port cannot be bound.
+    /// in-flight gauges, and starts listening: the API on `HTTP_HOST`:`HTTP_PORT`, `/metrics` on `METRICS_ADDRESS`.
+    /// Throws when either cannot be bound (then neither listens).
     public init(configuration: Configuration, logger: Logger) throws {
         self.logger = logger
         let postgres = Pool(configuration: PostgresConfiguration(
@@ -26,6 +28,7 @@ public final class RunningAPI: Sendable {
             connectTimeout: redisTimeout,
             commandTimeout: redisTimeout))
         let metrics = Metrics()
+        let clientGrouping = ClientAddressGrouping(ipv6PrefixLength: configuration.ipv6PrefixLength)
         let identity = configuration.identity
         if identity == nil {
             logger.warning("buyer identity endpoints disabled (they answer 503): set "
@@ -42,7 +45,8 @@ public final class RunningAPI: Sendable {
             resolveLimit: configuration.resolveLimits ? Environment.defaultResolveLimit : nil,
             failedLookupBudget: configuration.resolveLimits ? FailedLookupBudget(
                 name: "resolve", failures: configuration.resolveFailedLookupsPerMinute, windowSeconds: 60,
-                rememberSeconds: 600) : nil)
+                rememberSeconds: 600) : nil,
+            clientGrouping: clientGrouping)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,
@@ -50,6 +54,9 @@ public final class RunningAPI: Sendable {
                 threadCount: configuration.httpThreads,
                 connectionTimeout: configuration.httpConnectionTimeoutSeconds,
                 connectionLimit: configuration.httpConnectionLimit,
+                perIPConnectionLimit: configuration.httpConnectionsPerIP,
+                headerTimeout: Double(configuration.httpHeaderTimeoutSeconds),
+                clientGrouping: clientGrouping,
                 trustedProxies: configuration.trustedProxies),
             responder: APIResponder(environment: environment))
         let server = self.server
@@ -74,17 +81,35 @@ public final class RunningAPI: Sendable {
             name: "handoff_http_in_flight_requests",
             help: "Requests being handled right now.",
             read: { [.init(labels: [], value: Double(server.inFlight))] }))
-        try server.start()
-        logger.info("listening", ["address": .string("http://\(configuration.httpHost):\(server.port)")])
+        let headerTimeout = configuration.httpHeaderTimeoutSeconds
+        metricsListener = try configuration.metricsAddress.map {
+            try MetricsListener(address: $0, metrics: metrics, headerTimeoutSeconds: headerTimeout)
+        }
+        do {
+            try server.start()
+        } catch {
+            metricsListener?.stop()
+            throw error
+        }
+        let host = ListenAddress.urlHost(configuration.httpHost)
+        logger.info("listening", ["address": .string("http://\(host):\(server.port)")])
+        if let address = configuration.metricsAddress, let metricsListener {
+            let url = "http://\(ListenAddress.urlHost(address.host)):\(metricsListener.port)/metrics"
+            logger.info("metrics listening", ["address": .string(url)])
+        }
     }
 
     /// The bound port (differs from the configured one when that was 0).
     public var port: Int { server.port }
 
+    /// The port `/metrics` is served on, nil when `METRICS_ADDRESS` is `off`.
+    public var metricsPort: Int? { metricsListener?.port }
+
     /// Stops accepting, lets in-flight requests finish for up to `drainSeconds`, then closes the pools.
     public func stop(drainSeconds: Double) {
         logger.info("draining", ["in_flight": .int(server.inFlight)])
         server.stop(drainTimeout: drainSeconds)
+        metricsListener?.stop()
         environment.model.close()
         environment.redis.close()
         logger.info("stopped")

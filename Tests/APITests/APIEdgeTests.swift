@@ -88,7 +88,7 @@ import TestSupport
         _ = api.respond(to: request(.get, "/healthz"))
         _ = api.respond(to: request(.get, "/healthz"))
         _ = api.respond(to: request(.get, "/missing/path"))
-        let response = api.respond(to: request(.get, "/metrics"))
+        let response = MetricsResponder(metrics: api.environment.metrics).respond(to: request(.get, "/metrics"))
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
         let body = text(response)
@@ -99,12 +99,22 @@ import TestSupport
         #expect(!body.contains("/missing/path"))
     }
 
+    @Test func metricsAreNotAPublicRouteAndTheMetricsListenerServesNothingElse() throws {
+        let public404 = try responder().respond(to: request(.get, "/metrics"))
+        #expect(public404.status == 404)
+        #expect(text(public404) == #"{"statusCode":404,"code":"NOT_FOUND","message":"no route for this path"}"#)
+        let metrics = MetricsResponder(metrics: Metrics())
+        #expect(metrics.respond(to: request(.get, "/healthz")).status == 404)
+        #expect(metrics.respond(to: request(.post, "/metrics")).status == 405)
+        #expect(metrics.bodyLimit(for: .get, path: "/metrics") == 0)
+    }
+
     @Test func theOpenAPIDocumentIsJSONAndListsEveryRoute() throws {
         let response = try responder().respond(to: request(.get, "/openapi.json"))
         #expect(response.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/metrics", "/openapi.json", "/s2s/v1/project",
+        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/openapi.json", "/s2s/v1/project",
                                    "/s2s/v1/users", "/public/paywall/buyer", "/s2s/v1/payments",
                                    "/s2s/v1/payments/{paymentId}/refund", "/s2s/v1/users/{guid}",
                                    "/s2s/v1/users/{guid}/entitlements", "/public/entitlements", "/s2s/v1/events",
@@ -112,6 +122,8 @@ import TestSupport
                                    "/public/handoff/resolve-by-fingerprint", "/public/handoff/resolve",
                                    "/public/handoff/email-recovery/request"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
+        let info = try #require(document?["info"] as? [String: Any])
+        #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)
     }
 
     @Test func everyRequestWritesOneJSONLogLineWithoutTheClientIP() throws {

@@ -28,7 +28,8 @@ struct TenantFixture {
                    paywallBuyerLimit: RateLimit = TestIdentity.uniquePaywallLimit(),
                    clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2,
                    publicBaseURL: String = "http://127.0.0.1:8080",
-                   publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
+                   publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
+                   clientGrouping: ClientAddressGrouping = ClientAddressGrouping())
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -38,7 +39,8 @@ struct TenantFixture {
                 commandTimeout: 0.3)),
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
-            clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit)
+            clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
+            clientGrouping: clientGrouping)
         return APIResponder(environment: environment)
     }
 

@@ -20,14 +20,28 @@ final class RawHTTPConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; reads and writes give up after `timeout` seconds.
-    init(port: Int, timeout: Double = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to `host`:`port` (an IPv4 or IPv6 literal), from the local address `source` when given (e.g.
+    /// `127.0.0.2`, any of 127.0.0.0/8 works on Linux); reads and writes give up after `timeout` seconds.
+    init(port: Int, host: String = "127.0.0.1", from source: String? = nil, timeout: Double = 10) throws {
+        let remote = try Self.socketAddress(host, port: port)
+        fd = socket(Int32(remote.ss_family), Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError(description: "socket: errno \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        if let code = Self.connect(fd, port: port) {
+        if let source {
+            var local = try Self.socketAddress(source, port: 0)
+            let length = Self.length(of: local)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw RawHTTPError(description: "bind \(source): errno \(code)")
+            }
+        }
+        if let code = Self.connect(fd, to: remote) {
             close(fd)
             throw RawHTTPError(description: "connect: errno \(code)")
         }
@@ -39,18 +53,48 @@ final class RawHTTPConnection {
     static func connectionError(port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        return connect(fd, port: port)
+        guard let address = try? socketAddress("127.0.0.1", port: port) else { return EINVAL }
+        return connect(fd, to: address)
     }
 
-    private static func connect(_ fd: Int32, port: Int) -> Int32? {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    /// Whether the kernel has IPv6 on its loopback interface (`::1` in /proc/net/if_inet6).
+    static var hasIPv6Loopback: Bool {
+        let interfaces = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
+        return interfaces.contains("00000000000000000000000000000001")
+    }
+
+    private static func socketAddress(_ host: String, port: Int) throws -> sockaddr_storage {
+        var storage = sockaddr_storage()
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeBytes(of: v4) { bytes in
+                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
             }
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeBytes(of: v6) { bytes in
+                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+            }
+        } else {
+            throw RawHTTPError(description: "\(host) is not an IP address")
+        }
+        return storage
+    }
+
+    private static func length(of address: sockaddr_storage) -> socklen_t {
+        socklen_t(Int32(address.ss_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size
+                                                       : MemoryLayout<sockaddr_in>.size)
+    }
+
+    private static func connect(_ fd: Int32, to remote: sockaddr_storage) -> Int32? {
+        var address = remote
+        let length = length(of: remote)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }
         return status == 0 ? nil : errno
     }
@@ -137,6 +181,18 @@ final class RawHTTPConnection {
         let body = buffer
         buffer = []
         return RawResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Sends `bytes` one at a time, `interval` seconds apart, until the server closes the connection; answers the
+    /// seconds from the first byte to the close, or nil when every byte went out and the server kept the connection
+    /// for another `interval`.
+    func trickle(_ bytes: [UInt8], every interval: Double) -> Double? {
+        let started = Date()
+        for byte in bytes {
+            if (try? send([byte])) == nil { return Date().timeIntervalSince(started) }
+            if closesWithin(seconds: interval) { return Date().timeIntervalSince(started) }
+        }
+        return nil
     }
 
     /// Whether the server closes the connection within `seconds` (reads until end of stream; data is dropped).

@@ -58,15 +58,18 @@ struct TestResponder: Responder {
     }
 }
 
-/// Starts a server on a free port of 127.0.0.1 with the test responder.
+/// Starts a server on a free port of `host` (127.0.0.1 unless given) with the test responder.
 func startServer(
+    host: String = "127.0.0.1",
     threadCount: Int = 2,
     connectionTimeout: Int = 30,
+    perIPConnectionLimit: Int = 0,
+    headerTimeout: Double = 10,
     trustedProxies: [String] = []
 ) throws -> Server {
     let configuration = ServerConfiguration(
-        host: "127.0.0.1", port: 0, threadCount: threadCount, connectionTimeout: connectionTimeout,
-        trustedProxies: trustedProxies
+        host: host, port: 0, threadCount: threadCount, connectionTimeout: connectionTimeout,
+        perIPConnectionLimit: perIPConnectionLimit, headerTimeout: headerTimeout, trustedProxies: trustedProxies
     )
     let server = Server(configuration: configuration, responder: TestResponder())
     try server.start()

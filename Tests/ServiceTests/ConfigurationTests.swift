@@ -15,6 +15,10 @@ import TestSupport
         #expect(configuration.redisURL == "redis://127.0.0.1:6379")
         #expect(configuration.trustedProxies == [])
         #expect(configuration.httpMaxBodyBytes == 65_536)
+        #expect(configuration.httpConnectionsPerIP == 64)
+        #expect(configuration.httpHeaderTimeoutSeconds == 10)
+        #expect(configuration.ipv6PrefixLength == 64)
+        #expect(configuration.metricsAddress == ListenAddress(host: "127.0.0.1", port: 9464))
     }
 
     @Test func everyVariableIsRead() throws {
@@ -24,7 +28,8 @@ import TestSupport
             "REDIS_POOL_SIZE": "3", "REDIS_TIMEOUT_MS": "250", "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000",
             "HTTP_THREADS": "8", "HTTP_MAX_BODY_BYTES": "1024", "HTTP_CONNECTION_TIMEOUT_SECONDS": "5",
             "HTTP_CONNECTION_LIMIT": "50", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1",
-            "SHUTDOWN_GRACE_SECONDS": "3", "LOG_LEVEL": "warning",
+            "SHUTDOWN_GRACE_SECONDS": "3", "LOG_LEVEL": "warning", "HTTP_CONNECTIONS_PER_IP": "8",
+            "HTTP_HEADER_TIMEOUT_SECONDS": "4", "IPV6_PREFIX_LENGTH": "56", "METRICS_ADDRESS": "[::1]:9100",
         ])
         #expect(configuration.databaseURL == "host=/tmp dbname=x")
         #expect(configuration.migrationDatabaseURL == "postgres://owner@db/x")
@@ -43,6 +48,22 @@ import TestSupport
         #expect(configuration.shutdownGraceSeconds == 3)
         #expect(configuration.logLevel == .warning)
         #expect(configuration.publicBaseURL == "http://127.0.0.1:9000")
+        #expect(configuration.httpConnectionsPerIP == 8)
+        #expect(configuration.httpHeaderTimeoutSeconds == 4)
+        #expect(configuration.ipv6PrefixLength == 56)
+        #expect(configuration.metricsAddress == ListenAddress(host: "::1", port: 9100))
+    }
+
+    @Test func httpHostTakesIPv6AndMetricsAddressTakesBothFamiliesOrOff() throws {
+        #expect(try Configuration(environment: ["HTTP_HOST": "::"]).httpHost == "::")
+        #expect(try Configuration(environment: ["HTTP_HOST": "::1"]).httpHost == "::1")
+        #expect(try Configuration(environment: ["METRICS_ADDRESS": "0.0.0.0:9464"]).metricsAddress
+            == ListenAddress(host: "0.0.0.0", port: 9464))
+        #expect(try Configuration(environment: ["METRICS_ADDRESS": "[::]:1"]).metricsAddress
+            == ListenAddress(host: "::", port: 1))
+        #expect(try Configuration(environment: ["METRICS_ADDRESS": "off"]).metricsAddress == nil)
+        #expect(try Configuration(environment: ["HTTP_CONNECTIONS_PER_IP": "0"]).httpConnectionsPerIP == 0)
+        #expect("\(ListenAddress(host: "::1", port: 9464))" == "[::1]:9464")
     }
 
     @Test func publicBaseURLDefaultsToTheHTTPPortAndDropsATrailingSlash() throws {
@@ -55,7 +76,21 @@ import TestSupport
         ("HTTP_PORT", "eighty", "HTTP_PORT: must be an integer from 1 to 65535 (got \"eighty\")"),
         ("HTTP_PORT", "70000", "HTTP_PORT: must be an integer from 1 to 65535 (got \"70000\")"),
         ("HTTP_THREADS", "0", "HTTP_THREADS: must be an integer from 1 to 256 (got \"0\")"),
-        ("HTTP_HOST", "localhost", "HTTP_HOST: must be an IPv4 address like 127.0.0.1 (got \"localhost\")"),
+        ("HTTP_HOST", "localhost",
+         "HTTP_HOST: must be an IPv4 or IPv6 address like 127.0.0.1 or :: (got \"localhost\")"),
+        ("HTTP_HOST", "[::1]", "HTTP_HOST: must be an IPv4 or IPv6 address like 127.0.0.1 or :: (got \"[::1]\")"),
+        ("HTTP_CONNECTIONS_PER_IP", "-1", "HTTP_CONNECTIONS_PER_IP: must be an integer from 0 to 65536 (got \"-1\")"),
+        ("HTTP_HEADER_TIMEOUT_SECONDS", "0",
+         "HTTP_HEADER_TIMEOUT_SECONDS: must be an integer from 1 to 3600 (got \"0\")"),
+        ("IPV6_PREFIX_LENGTH", "129", "IPV6_PREFIX_LENGTH: must be an integer from 32 to 128 (got \"129\")"),
+        ("METRICS_ADDRESS", "9464", "METRICS_ADDRESS: must be host:port (127.0.0.1:9464, [::1]:9464) with a port "
+            + "from 1 to 65535, or off (got \"9464\")"),
+        ("METRICS_ADDRESS", "::1:9464", "METRICS_ADDRESS: must be host:port (127.0.0.1:9464, [::1]:9464) with a "
+            + "port from 1 to 65535, or off (got \"::1:9464\")"),
+        ("METRICS_ADDRESS", "localhost:9464", "METRICS_ADDRESS: must be host:port (127.0.0.1:9464, [::1]:9464) "
+            + "with a port from 1 to 65535, or off (got \"localhost:9464\")"),
+        ("METRICS_ADDRESS", "127.0.0.1:0", "METRICS_ADDRESS: must be host:port (127.0.0.1:9464, [::1]:9464) "
+            + "with a port from 1 to 65535, or off (got \"127.0.0.1:0\")"),
         ("REDIS_URL", "http://x", "REDIS_URL: must start with redis:// or unix:///"),
         ("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES: \"10.0.0.0/33\" is not an IP address or CIDR range"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL: must be debug, info, warning or error (got \"loud\")"),

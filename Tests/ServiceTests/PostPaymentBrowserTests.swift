@@ -56,7 +56,7 @@ import TestSupport
             "HTTP_PORT": String(port), "DATABASE_URL": database.appURL,
             "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base,
             "HANDOFF_MASTER_KEY": Self.base64URL(0x61), "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62),
-            "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error",
+            "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error", "METRICS_ADDRESS": "off",
         ])
         defer {
             serve.signal(SIGTERM)

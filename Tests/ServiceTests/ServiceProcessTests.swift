@@ -17,6 +17,7 @@ import TestSupport
         environment.merge(overrides) { $1 }
         var configuration = try Configuration(environment: environment)
         configuration.httpPort = 0
+        if configuration.metricsAddress != nil { configuration.metricsAddress?.port = 0 }
         return configuration
     }
 
@@ -25,8 +26,9 @@ import TestSupport
                        logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)))
     }
 
-    private func get(_ port: Int, _ path: String, method: String = "GET", body: [UInt8] = []) throws -> HTTPResponse {
-        try HTTPClient().send(HTTPRequest(method: method, url: "http://127.0.0.1:\(port)\(path)", body: body,
+    private func get(_ port: Int, _ path: String, method: String = "GET", body: [UInt8] = [],
+                     host: String = "127.0.0.1") throws -> HTTPResponse {
+        try HTTPClient().send(HTTPRequest(method: method, url: "http://\(host):\(port)\(path)", body: body,
                                           totalTimeout: 10))
     }
 
@@ -81,7 +83,7 @@ import TestSupport
         let port = try Shell.freePort()
         let process = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
             "HTTP_PORT": String(port), "DATABASE_URL": try TestEnvironment.databaseURL(),
-            "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin",
+            "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "METRICS_ADDRESS": "off",
         ])
         var answered = false
         for _ in 0..<100 where !answered {
@@ -98,6 +100,63 @@ import TestSupport
         #expect(messages.contains("listening"))
         #expect(messages.contains("shutting down"))
         #expect(messages.last == "stopped")
+    }
+
+    @Test func metricsAreServedOnTheirOwnListenerAndThePublicPortAnswers404() throws {
+        let api = try start(try configuration())
+        defer { api.stop(drainSeconds: 1) }
+        let metricsPort = try #require(api.metricsPort)
+        #expect(metricsPort != api.port)
+        #expect(try get(api.port, "/healthz").status == 200)
+
+        let publicMetrics = try get(api.port, "/metrics")
+        #expect(publicMetrics.status == 404)
+        #expect(String(decoding: publicMetrics.body, as: UTF8.self)
+            == #"{"statusCode":404,"code":"NOT_FOUND","message":"no route for this path"}"#)
+
+        let scraped = try get(metricsPort, "/metrics")
+        #expect(scraped.status == 200)
+        #expect(scraped.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        let text = String(decoding: scraped.body, as: UTF8.self)
+        #expect(text.contains(#"handoff_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
+        #expect(text.contains(#"handoff_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
+        #expect(text.contains(#"handoff_pool_connections{pool="postgres",state="size"}"#))
+        #expect(try get(metricsPort, "/healthz").status == 404)
+    }
+
+    @Test func metricsAddressOffServesMetricsNowhereAndATakenOneStopsTheStartNamingIt() throws {
+        let off = try start(try configuration(["METRICS_ADDRESS": "off"]))
+        #expect(off.metricsPort == nil)
+        off.stop(drainSeconds: 0)
+
+        let first = try start(try configuration())
+        defer { first.stop(drainSeconds: 1) }
+        var taken = try configuration()
+        taken.metricsAddress = ListenAddress(host: "127.0.0.1", port: try #require(first.metricsPort))
+        #expect {
+            _ = try start(taken)
+        } throws: { error in
+            guard let problem = error as? ConfigurationError else { return false }
+            return problem.variable == "METRICS_ADDRESS" && problem.problem.contains("Address already in use")
+        }
+    }
+
+    @Test func theServiceCapsConnectionsPerClientAddressFromItsConfiguration() throws {
+        let api = try start(try configuration(["HTTP_CONNECTIONS_PER_IP": "2"]))
+        defer { api.stop(drainSeconds: 1) }
+        let held = try (0..<2).map { _ in try HeldConnection(port: api.port, from: "127.0.0.1") }
+        #expect(held.map { $0.get("/healthz") } == [200, 200])
+        #expect(try HeldConnection(port: api.port, from: "127.0.0.1").get("/healthz") == nil)
+        #expect(try HeldConnection(port: api.port, from: "127.0.0.2").get("/healthz") == 200)
+    }
+
+    @Test(.enabled(if: ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "")
+        .contains("00000000000000000000000000000001"), "the kernel has IPv6 disabled (no ::1 in /proc/net/if_inet6)"))
+    func withHTTPHostTheIPv6AnyAddressTheServiceAnswersOnIPv6AndIPv4() throws {
+        let api = try start(try configuration(["HTTP_HOST": "::"]))
+        defer { api.stop(drainSeconds: 1) }
+        #expect(try get(api.port, "/healthz", host: "[::1]").status == 200)
+        #expect(try get(api.port, "/healthz", host: "127.0.0.1").status == 200)
     }
 
     @Test func theMigrateCommandAppliesOnceAndIsANoOpTheSecondTime() throws {
