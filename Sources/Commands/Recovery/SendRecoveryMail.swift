@@ -71,7 +71,7 @@ public struct SendRecoveryMail: Sendable {
         let org = request.org.uuidString.lowercased()
         var state = EmailRecovery.State(candidate: nil, lastMailAt: nil, addressReadable: true)
         if let buyer = try connection.queryPrepared("""
-            SELECT e.guid::text AS guid, p.payment_id FROM buyer_emails e
+            SELECT e.guid, p.payment_id FROM buyer_emails e
             JOIN payments p ON p.org_id = e.org_id AND p.guid = e.guid
             WHERE e.org_id = $1::uuid AND e.email_hash = $2
             ORDER BY p.recorded_at DESC, p.payment_id LIMIT 1
@@ -89,7 +89,7 @@ public struct SendRecoveryMail: Sendable {
         guard case .send(let candidate) = EmailRecovery.decide(state, now: now, gap: gap) else {
             return .skipped(.erased)
         }
-        guard case .success(let guid) = BuyerGuid.parse(candidate.guid),
+        guard let guid = BuyerGuid(stored: candidate.guid),
               case .success(let paymentId) = PaymentID.parse(candidate.paymentId) else {
             throw InconsistentState("a recovery code for a malformed guid or payment id")
         }
