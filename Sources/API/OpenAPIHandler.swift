@@ -24,7 +24,11 @@ enum OpenAPIDocument {
     (redeeming a payment's handoff code, the default) or mailbox (only a code mailed to the address)"},\
     "tracker":{"enum":["none","appsflyer","adjust"]},"trackerLink":{"type":["string","null"],\
     "description":"https; with tracker adjust a *.go.link or *.adj.st link needs its own adj_t \
-    (else 400 VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED)"}}}},\
+    (else 400 VALIDATION_TRACKER_LINK_ADJ_T_REQUIRED)"}}},\
+    "Guid":{"type":"string","pattern":"^[A-Za-z0-9._:-]{1,64}$","minLength":1,"maxLength":64,\
+    "description":"a buyer id, compared and returned exactly as first given (ABC and abc are two buyers); ids \
+    Handoff mints are lowercase UUIDs; unset device ids (only zeros, the max UUID, null, nil, undefined) and . or .. \
+    are refused with VALIDATION_GUID_FORMAT"}},\
     "securitySchemes":{"secretKey":{"type":"http","scheme":"bearer","description":"sk_live_…"}}},\
     "paths":{\
     "/healthz":{"get":{"summary":"The process answers","responses":{"200":{"description":"alive"}}}},\
@@ -47,7 +51,8 @@ enum OpenAPIDocument {
     "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object",\
     "properties":{"externalId":{"type":["string","null"]},"email":{"type":["string","null"]}}}}}},\
     "responses":{"200":{"description":"{guid, user_id, paywallUrl}","content":{"application/json":{"schema":{\
-    "type":"object","properties":{"guid":{"type":"string","format":"uuid"},"user_id":{"type":"string"},\
+    "type":"object","properties":{"guid":{"$ref":"#/components/schemas/Guid"},\
+    "user_id":{"$ref":"#/components/schemas/Guid"},\
     "paywallUrl":{"type":["string","null"]}}}}}},\
     "400":{"description":"neither field, or a field is refused; the message names it"},\
     "401":{"description":"missing, malformed, unknown or revoked key"},"413":{"description":"body over 4096 bytes"},\
@@ -55,7 +60,7 @@ enum OpenAPIDocument {
     "/s2s/v1/payments":{"post":{"summary":"Record a payment; mint its handoff code (72 h) and install token (30 d)",\
     "security":[{"secretKey":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object",\
     "required":["guid","paymentId","amount","currency","productId","entitlement","expiresAt"],\
-    "properties":{"guid":{"type":"string","format":"uuid"},"paymentId":{"type":"string"},\
+    "properties":{"guid":{"$ref":"#/components/schemas/Guid"},"paymentId":{"type":"string"},\
     "amount":{"type":"integer","minimum":0},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},\
     "productId":{"type":"string"},"entitlement":{"type":"string"},\
     "expiresAt":{"type":["string","null"],"format":"date-time",\
@@ -77,13 +82,13 @@ enum OpenAPIDocument {
     "404":{"description":"no payment with this paymentId in the key's organization"}}}},\
     "/s2s/v1/users/{guid}":{"get":{"summary":"A buyer: home project, externalId, e-mail verified, created",\
     "security":[{"secretKey":[]}],\
-    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],\
+    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"$ref":"#/components/schemas/Guid"}}],\
     "responses":{"200":{"description":"{guid, projectId, externalId, emailVerified, createdAt}"},\
     "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
     "401":{"description":"missing, malformed, unknown or revoked key"},"404":{"description":"no buyer with this guid"}}}},\
     "/s2s/v1/users/{guid}/entitlements":{"get":{"summary":"A buyer's entitlements, judged at read time",\
     "security":[{"secretKey":[]}],\
-    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],\
+    "parameters":[{"name":"guid","in":"path","required":true,"schema":{"$ref":"#/components/schemas/Guid"}}],\
     "responses":{"200":{"description":"{guid, active, entitlements:[{entitlement, productId, paymentId, \
     status: active|expired|refunded, expiresAt}]}; an unknown guid is active:false with an empty list"},\
     "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
@@ -98,17 +103,19 @@ enum OpenAPIDocument {
     "401":{"description":"missing, malformed, unknown or revoked key"}}}},\
     "/public/entitlements":{"get":{"summary":"A buyer's entitlements, for devices",\
     "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
-    {"name":"guid","in":"query","required":true,"schema":{"type":"string"}}],"responses":{\
+    {"name":"guid","in":"query","required":true,"schema":{"$ref":"#/components/schemas/Guid"}}],"responses":{\
     "200":{"description":"{success:true, data:{guid, active, entitlements:[…]}}"},\
     "400":{"description":"VALIDATION_GUID_FORMAT, or VISITOR_ID_FOREIGN_PROJECT"},\
     "404":{"description":"an unknown project"},\
     "429":{"description":"over 60 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}},\
     "/public/paywall/buyer":{"get":{"summary":"Who the buyer on the paywall is (origin=app id, else a pass)",\
     "parameters":[{"name":"projectId","in":"query","required":true,"schema":{"type":"string"}},\
-    {"name":"origin","in":"query","schema":{"type":"string"}},{"name":"id","in":"query","schema":{"type":"string"}},\
+    {"name":"origin","in":"query","schema":{"type":"string"}},\
+    {"name":"id","in":"query","schema":{"$ref":"#/components/schemas/Guid"},\
+    "description":"the app's buyer id, read with origin=app"},\
     {"name":"pass","in":"query","schema":{"type":"string"}}],"responses":{\
     "200":{"description":"{success:true, data:{guid, source: id|pass}}"},\
-    "400":{"description":"VISITOR_ID_FOREIGN_PROJECT or a malformed id"},\
+    "400":{"description":"VISITOR_ID_FOREIGN_PROJECT, or VALIDATION_GUID_FORMAT for an id that is not a Guid"},\
     "404":{"description":"nothing usable, a tampered or expired pass, or an unknown project"},\
     "429":{"description":"over 30 per minute from this IP"},"503":{"description":"rate limiting unavailable"}}}},\
     "/done/{pageToken}":{"get":{"summary":"The post-payment page (HTML): the code, open-the-app and store buttons",\

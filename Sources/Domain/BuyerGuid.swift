@@ -1,34 +1,69 @@
 import Foundation
 
-/// A buyer's `guid`: a UUID in canonical text form, minted by the server or by an SDK (a device id).
+/// A buyer's `guid`: an opaque id of 1–64 characters of `A–Z a–z 0–9 . _ : -`, compared and returned exactly.
 ///
-/// Any UUID version is taken, since SDKs use what the platform gives them (`identifierForVendor`, random UUIDs).
-/// The nil UUID (all zeros) and the max UUID (all ones) are refused: they are what an unset device id looks like,
-/// and accepting them would merge every such device into one buyer. Input may use either case; the text form
-/// (stored, returned, signed into passes) is lowercase.
+/// Tenants send their own ids (`abc123def456`), SDKs their device id (Android's 16-hex `ANDROID_ID`, iOS's upper-case
+/// `identifierForVendor`); ids Handoff mints are lowercase version-4 UUIDs. Nothing is folded or trimmed: `ABC` and
+/// `abc` are two buyers, and the text given first is the text stored, signed into passes and answered. The alphabet
+/// needs no escaping in JSON, a URL path segment or a query. Refused with `VALIDATION_GUID_FORMAT` as well: an unset
+/// device id (`UnsetDeviceID`), which would merge every such device into one buyer, and `.` / `..`, which no URL path
+/// can carry (`GET /s2s/v1/users/{guid}`). docs/identity.md and docs/decisions.md ("Opaque buyer ids") say why.
 public struct BuyerGuid: Hashable, Sendable, CustomStringConvertible {
-    /// The UUID, as stored in Postgres `uuid` columns.
-    public let uuid: UUID
+    /// The most characters a guid may have; also what keeps a guid from naming an address's personal-data subject
+    /// (`email:<64 hex>`, 70 characters).
+    public static let maxLength = 64
 
-    /// Wraps a UUID read from storage.
-    public init(_ uuid: UUID) { self.uuid = uuid }
+    /// The id exactly as it was first given (or minted).
+    public let text: String
 
-    /// A new guid from 16 bytes of a CSPRNG, as a version-4 UUID (the caller draws the bytes).
-    public init(randomBytes: [UInt8]) { self.uuid = CanonicalUUID.version4(randomBytes: randomBytes) }
+    private init(checked text: String) { self.text = text }
 
-    /// Lowercase canonical text.
-    public var description: String { CanonicalUUID.text(uuid) }
+    /// A new guid from 16 bytes of a CSPRNG, as a lowercase version-4 UUID (the caller draws the bytes).
+    public init(randomBytes: [UInt8]) {
+        self.text = CanonicalUUID.text(CanonicalUUID.version4(randomBytes: randomBytes))
+    }
 
-    /// Parses a guid; refuses anything but canonical UUID text, and the nil and max UUIDs, with
-    /// `VALIDATION_GUID_FORMAT` naming `field`.
+    /// A guid read back from storage (a projection row, a signed pass): checked for the alphabet and length only, so
+    /// a value stored under an older, looser rule still reads back; nil when it is not a guid at all.
+    public init?(stored text: String) {
+        guard Self.hasGuidShape(Array(text.utf8)) else { return nil }
+        self.text = text
+    }
+
+    /// The text, exactly as given.
+    public var description: String { text }
+
+    /// Parses a guid sent by a client; refuses, with `VALIDATION_GUID_FORMAT` naming `field`, anything outside
+    /// 1–64 characters of `A–Z a–z 0–9 . _ : -`, an unset device id, and `.` or `..`.
     public static func parse(_ text: String, field: String = "guid") -> Result<BuyerGuid, FieldRefusal> {
-        guard let uuid = CanonicalUUID.parse(text) else {
-            return .failure(FieldRefusal(field: field, code: .guidFormat, rule: "be a UUID in canonical text form"))
+        let bytes = Array(text.utf8)
+        guard hasGuidShape(bytes) else {
+            return .failure(FieldRefusal(field: field, code: .guidFormat,
+                                         rule: "be 1–\(maxLength) characters from A-Z a-z 0-9 . _ : -"))
         }
-        let bytes = CanonicalUUID.bytes(uuid)
-        guard bytes.contains(where: { $0 != 0 }), bytes.contains(where: { $0 != 0xFF }) else {
-            return .failure(FieldRefusal(field: field, code: .guidFormat, rule: "not be the nil or the max UUID"))
+        guard !UnsetDeviceID.matches(bytes) else {
+            return .failure(FieldRefusal(field: field, code: .guidFormat, rule: "not be \(UnsetDeviceID.described)"))
         }
-        return .success(BuyerGuid(uuid))
+        guard text != ".", text != ".." else {
+            return .failure(FieldRefusal(field: field, code: .guidFormat,
+                                         rule: "not be . or .. (a URL path cannot carry them)"))
+        }
+        return .success(BuyerGuid(checked: text))
+    }
+
+    /// 1–64 bytes, each of `A–Z a–z 0–9 . _ : -` (so the UTF-8 and the characters are the same count).
+    private static func hasGuidShape(_ bytes: [UInt8]) -> Bool {
+        (1...maxLength).contains(bytes.count) && bytes.allSatisfy(isAllowed)
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+             UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
     }
 }

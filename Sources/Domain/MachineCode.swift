@@ -30,7 +30,7 @@ public struct MachineCode: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     /// `POST /s2s/v1/users` got neither `externalId` nor `email`.
     public static let externalIDOrEmailRequired = MachineCode(rawValue: "VALIDATION_EXTERNAL_ID_OR_EMAIL_REQUIRED")
-    /// A guid that is not a UUID in canonical text form (docs/identity.md).
+    /// A guid outside 1–64 characters of `[A-Za-z0-9._:-]`, an unset device id, or `.`/`..` (docs/identity.md).
     public static let guidFormat = MachineCode(rawValue: "VALIDATION_GUID_FORMAT")
     /// An organization id that is not a UUID in canonical text form.
     public static let orgIDFormat = MachineCode(rawValue: "VALIDATION_ORG_ID_FORMAT")

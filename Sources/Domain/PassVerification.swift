@@ -8,7 +8,7 @@ public enum PassVerification: Hashable, Sendable {
 
 /// Why a pass is not usable.
 public enum PassInvalidReason: Hashable, Sendable {
-    /// Not of the form `v1.<payload>.<keyId>.<signature>`, or a payload of the wrong size.
+    /// Not of the form `v2.<payload>.<keyId>.<signature>` (or `v1.…`), or a payload that is not of its version.
     case malformed
     /// Names a key id that is neither the current nor a previous key.
     case unknownKey

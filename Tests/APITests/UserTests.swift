@@ -105,7 +105,7 @@ import TestSupport
         #expect(try buyerCreatedCount(fixture, org: a.org) == 2)
         #expect(try buyerCreatedCount(fixture, org: b.org) == 1)
         let home = try fixture.ownerConnection().query(
-            "SELECT org_id::text AS org, project_id::text AS project, external_id FROM buyers WHERE guid = $1::uuid",
+            "SELECT org_id::text AS org, project_id::text AS project, external_id FROM buyers WHERE guid = $1",
             [.text(guid)]).rows[0]
         #expect(try home.string("org") == a.org && home.string("project") == a.project)
         #expect(try home.string("external_id") == "user-42")
@@ -138,7 +138,7 @@ import TestSupport
         // Nothing verifies e-mails yet (that comes with redeeming codes): this test marks the first buyer's e-mail
         // verified by writing the projection row directly as the owner role.
         let owner = try fixture.ownerConnection()
-        try owner.query("UPDATE buyer_emails SET verified = true WHERE guid = $1::uuid", [.text(first)])
+        try owner.query("UPDATE buyer_emails SET verified = true WHERE guid = $1", [.text(first)])
         #expect(guid(createUser(api, key: tenant.key, #"{"email":"BUYER+1@EXAMPLE.COM"}"#)) == first)
         #expect(guid(createUser(api, key: tenant.key, #"{"email":"buyer+1@example.com"}"#)) == first)
         // The verified e-mail of org A is nothing to org B.
@@ -176,7 +176,7 @@ import TestSupport
 
         let withoutEmail = createUser(api, key: tenant.key, #"{"externalId":"u1"}"#)
         let plain = try #require(jsonObject(withoutEmail)["paywallUrl"] as? String)
-        #expect(plain.hasPrefix("https://pay.example.com/p?plan=gold&pass=v1.") && plain.hasSuffix("&origin=app#top"))
+        #expect(plain.hasPrefix("https://pay.example.com/p?plan=gold&pass=v2.") && plain.hasSuffix("&origin=app#top"))
         #expect(!plain.contains("email="))
 
         let bare = try fixture.tenant()

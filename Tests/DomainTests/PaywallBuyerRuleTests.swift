@@ -26,9 +26,18 @@ struct PaywallBuyerRuleTests {
             == .buyer(Self.idGuid, source: .id))
     }
 
-    @Test func anUppercaseIDNamesTheSameLowercaseGuid() {
-        #expect(Decide.decide(origin: "app", id: Self.idText.uppercased(), passResult: nil)
-            == .buyer(Self.idGuid, source: .id))
+    @Test func anIDIsTakenExactlySoAnUppercaseIDIsAnotherBuyer() throws {
+        let lower = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+        let upper = try BuyerGuid.parse(lower.uppercased()).get()
+        #expect(Decide.decide(origin: "app", id: lower.uppercased(), passResult: nil) == .buyer(upper, source: .id))
+        let lowerGuid = try BuyerGuid.parse(lower).get()
+        #expect(upper.description == lower.uppercased() && upper != lowerGuid)
+    }
+
+    @Test(arguments: ["abc123def456", "9f3c6a2b1d4e5f60", "6F1C2E3A-9B4D-4E5F-8A7B-0C1D2E3F4A5B"])
+    func anOpaqueDeviceIDFromTheAppNamesThatBuyerExactly(id: String) throws {
+        #expect(Decide.decide(origin: "app", id: id, passResult: Self.valid)
+            == .buyer(try BuyerGuid.parse(id).get(), source: .id))
     }
 
     @Test func aValidPassWithoutAnIDNamesThePassGuid() {
@@ -64,12 +73,12 @@ struct PaywallBuyerRuleTests {
     }
 
     @Test func aMalformedIDFromTheAppIsRefusedNamingIDEvenWithAValidPass() {
-        #expect(Decide.decide(origin: "app", id: "device-1", passResult: Self.valid) == .refused(FieldRefusal(
-            field: "id", code: .guidFormat, rule: "be a UUID in canonical text form")))
+        #expect(Decide.decide(origin: "app", id: "device 1", passResult: Self.valid) == .refused(FieldRefusal(
+            field: "id", code: .guidFormat, rule: "be 1–64 characters from A-Z a-z 0-9 . _ : -")))
     }
 
     @Test func aMalformedIDWithoutAppOriginIsIgnored() {
-        #expect(Decide.decide(origin: "web", id: "device-1", passResult: Self.valid)
+        #expect(Decide.decide(origin: "web", id: "device 1", passResult: Self.valid)
             == .buyer(Self.passGuid, source: .pass))
     }
 

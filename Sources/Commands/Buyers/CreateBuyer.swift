@@ -39,11 +39,11 @@ public struct CreateBuyer: Sendable {
             var state = BuyerCreation.State(byExternalId: nil, verifiedByEmail: [])
             if let externalId {
                 state.byExternalId = try guid(connection.query(
-                    "SELECT guid::text AS guid FROM buyers WHERE org_id = $1::uuid AND external_id = $2",
+                    "SELECT guid FROM buyers WHERE org_id = $1::uuid AND external_id = $2",
                     [.text(org.description), .text(externalId.text)]).rows.first)
             } else if let emailHash {
                 state.verifiedByEmail = try connection.query("""
-                    SELECT guid::text AS guid FROM buyer_emails
+                    SELECT guid FROM buyer_emails
                     WHERE org_id = $1::uuid AND email_hash = $2 AND verified
                     ORDER BY created_at, guid LIMIT $3
                     """, [.text(org.description), .text(emailHash), .int(BuyerCreation.ambiguityListLimit)])
@@ -67,7 +67,10 @@ public struct CreateBuyer: Sendable {
     }
 
     private func guid(_ row: Row?) throws -> BuyerGuid? {
-        guard let row, case .success(let guid) = BuyerGuid.parse(try row.string("guid")) else { return nil }
+        guard let row else { return nil }
+        guard let guid = BuyerGuid(stored: try row.string("guid")) else {
+            throw InconsistentState("a stored buyer does not read back")
+        }
         return guid
     }
 }

@@ -48,7 +48,7 @@ public struct MatchFingerprint: Sendable {
                                            timezone: question.timezone, language: question.language)
         return try context.log.transact(maxAttempts: 5) { transaction in
             let rows = try transaction.connection.query("""
-                SELECT payment_id, guid::text AS guid, platform, screen, timezone, language, ip_hash,
+                SELECT payment_id, guid, platform, screen, timezone, language, ip_hash,
                     to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS paid_at
                 FROM fingerprints
                 WHERE org_id = $1::uuid AND project_id = $2::uuid AND ip_hash = $3 AND expires_at >= $4::timestamptz

@@ -103,10 +103,10 @@ public struct RecordPayment: Sendable {
     {
         var state = PaymentRecording.State(stored: nil, buyer: nil)
         if let row = try connection.query("""
-            SELECT body_hash, guid::text AS guid, project_id::text AS project_id FROM payments
+            SELECT body_hash, guid, project_id::text AS project_id FROM payments
             WHERE org_id = $1::uuid AND payment_id = $2
             """, [.text(org.description), .text(payment.paymentId.text)]).rows.first {
-            guard case .success(let guid) = BuyerGuid.parse(try row.string("guid")),
+            guard let guid = BuyerGuid(stored: try row.string("guid")),
                   case .success(let project) = ProjectID.parse(try row.string("project_id")) else {
                 throw InconsistentState("a stored payment does not read back")
             }
@@ -115,7 +115,7 @@ public struct RecordPayment: Sendable {
         if let row = try connection.query("""
             SELECT b.org_id::text AS org_id,
                 EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = b.guid AND e.email_hash = $2) AS has_email
-            FROM buyers b WHERE b.guid = $1::uuid
+            FROM buyers b WHERE b.guid = $1
             """, [.text(payment.guid.description), .optional(emailHash)]).rows.first {
             guard case .success(let home) = OrgID.parse(try row.string("org_id")) else {
                 throw InconsistentState("a stored buyer does not read back")

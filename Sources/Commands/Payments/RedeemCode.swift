@@ -30,7 +30,7 @@ public struct RedeemCode: Sendable {
             }
             guard let kind = HandoffRedemption.Kind(rawValue: try row.string("kind")),
                   case .success(let org) = OrgID.parse(try row.string("org_id")),
-                  case .success(let guid) = BuyerGuid.parse(try row.string("guid")),
+                  let guid = BuyerGuid(stored: try row.string("guid")),
                   case .success(let project) = ProjectID.parse(try row.string("project_id")) else {
                 throw InconsistentState("a stored code does not read back")
             }
@@ -62,7 +62,7 @@ public struct RedeemCode: Sendable {
     /// The code's row, locked, with its payment's project and that project's e-mail verification rule, and whether
     /// the e-mail it verifies is verified already.
     static let lookup = """
-        SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, c.kind, c.email_hash, c.source,
+        SELECT c.org_id::text AS org_id, c.guid, c.payment_id, c.kind, c.email_hash, c.source,
             (extract(epoch FROM c.expires_at) * 1000000)::bigint AS expires_us,
             (extract(epoch FROM c.redeemed_at) * 1000000)::bigint AS redeemed_us,
             p.project_id::text AS project_id,

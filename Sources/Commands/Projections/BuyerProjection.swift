@@ -20,25 +20,25 @@ public struct BuyerProjection: InlineProjection {
             let created = try event.decode(BuyerCreated.self)
             try connection.query("""
                 INSERT INTO \(tables["buyers"]) (guid, org_id, project_id, external_id, created_at)
-                VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz)
+                VALUES ($1, $2::uuid, $3::uuid, $4, $5::timestamptz)
                 """, [.text(created.guid), org, .text(created.projectId), .optional(created.externalId),
                       .text(event.recordedAt)])
             if let hash = created.emailHash {
                 try connection.query("""
                     INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
-                    VALUES ($1::uuid, $2::uuid, $3, false, $4::timestamptz)
+                    VALUES ($1::uuid, $2, $3, false, $4::timestamptz)
                     """, [org, .text(created.guid), .text(hash), .text(event.recordedAt)])
             }
         case BuyerEmailAttached.eventType:
             let attached = try event.decode(BuyerEmailAttached.self)
             try connection.query("""
                 INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
-                VALUES ($1::uuid, $2::uuid, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
+                VALUES ($1::uuid, $2, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
                 """, [org, .text(attached.guid), .text(attached.emailHash), .text(event.recordedAt)])
         case EmailVerified.eventType:
             let verified = try event.decode(EmailVerified.self)
             try connection.queryPrepared("""
-                UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1::uuid AND email_hash = $2
+                UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1 AND email_hash = $2
                 """, [.text(verified.guid), .text(verified.emailHash)])
         default:
             return

@@ -30,7 +30,7 @@ public struct FingerprintProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(fingerprints) (org_id, payment_id, project_id, guid, platform, screen, timezone,
                     language, ip_hash, paid_at, expires_at, recorded_at)
-                SELECT $1::uuid, $2, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz,
+                SELECT $1::uuid, $2, $3::uuid, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11::timestamptz,
                     $12::timestamptz
                 WHERE $11::timestamptz > $12::timestamptz AND $11::timestamptz >= now() - interval '1 minute'
                 ON CONFLICT (org_id, payment_id) DO UPDATE SET platform = excluded.platform, screen = excluded.screen,

@@ -22,7 +22,7 @@ public struct PaymentProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(tables["payments"]) (org_id, payment_id, guid, project_id, amount, currency, product_id,
                     entitlement, expires_at, paywall_id, body_hash, recorded_at)
-                VALUES ($1::uuid, $2, $3::uuid, $4::uuid, $5::bigint, $6, $7, $8, $9::timestamptz, $10, $11,
+                VALUES ($1::uuid, $2, $3, $4::uuid, $5::bigint, $6, $7, $8, $9::timestamptz, $10, $11,
                     $12::timestamptz)
                 """, [org, .text(paid.paymentId), .text(paid.guid), .text(paid.projectId), .text(String(paid.amount)),
                       .text(paid.currency), .text(paid.productId), .text(paid.entitlement), .optional(paid.expiresAt),
@@ -32,7 +32,7 @@ public struct PaymentProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(tables["handoff_codes"]) (code_hash, org_id, guid, payment_id, kind, expires_at,
                     sealed_code, created_at, source, email_hash)
-                VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6::timestamptz, $7, $8::timestamptz, $9, $10)
+                VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz, $7, $8::timestamptz, $9, $10)
                 """, [.text(minted.codeHash), org, .text(minted.guid), .text(minted.paymentId), .text(minted.kind),
                       .text(minted.expiresAt), .text(minted.sealedCode.text), .text(event.recordedAt),
                       .text(minted.source ?? "payment"), .optional(minted.emailHash)])

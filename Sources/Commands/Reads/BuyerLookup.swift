@@ -63,7 +63,7 @@ public struct BuyerLookup: Sendable {
                 SELECT org_id::text AS org_id, project_id::text AS project_id, external_id,
                     to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
                     EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = b.guid AND e.verified) AS verified
-                FROM buyers b WHERE guid = $1::uuid
+                FROM buyers b WHERE guid = $1
                 """, [.text(guid.description)]).rows
         }
         guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
@@ -78,7 +78,7 @@ public struct BuyerLookup: Sendable {
             try connection.queryPrepared("""
                 SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
                     to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
-                FROM payments WHERE org_id = $1::uuid AND guid = $2::uuid
+                FROM payments WHERE org_id = $1::uuid AND guid = $2
                 ORDER BY recorded_at, payment_id
                 """, [.text(org.description), .text(guid.description)]).rows
         }
@@ -102,7 +102,7 @@ public struct BuyerLookup: Sendable {
     /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen.
     public func homeOrganization(of guid: BuyerGuid) throws -> OrgID? {
         let rows = try pool.withConnection { connection in
-            try connection.queryPrepared("SELECT org_id::text AS org_id FROM buyers WHERE guid = $1::uuid",
+            try connection.queryPrepared("SELECT org_id::text AS org_id FROM buyers WHERE guid = $1",
                                          [.text(guid.description)]).rows
         }
         guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }

@@ -40,7 +40,7 @@ public struct PostPaymentPageFacts: Sendable {
         let hash = context.codes.codeHash(code.text)
         let found = try context.log.pool.withConnection { connection -> (Facts, ProjectID)? in
             guard let row = try connection.query("""
-                SELECT c.org_id::text AS org_id, c.guid::text AS guid, c.payment_id, p.project_id::text AS project_id,
+                SELECT c.org_id::text AS org_id, c.guid, c.payment_id, p.project_id::text AS project_id,
                     p.paywall_id,
                     c.redeemed_at IS NOT NULL AS redeemed,
                     to_char(c.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at,
@@ -52,7 +52,7 @@ public struct PostPaymentPageFacts: Sendable {
                 WHERE c.code_hash = $1 AND c.kind = 'handoff'
                 """, [.text(hash)]).rows.first,
                 case .success(let org) = OrgID.parse(try row.string("org_id")),
-                case .success(let guid) = BuyerGuid.parse(try row.string("guid")),
+                let guid = BuyerGuid(stored: try row.string("guid")),
                 case .success(let project) = ProjectID.parse(try row.string("project_id")),
                 case .success(let expiry) = PaymentFields.rfc3339(try row.string("expires_at"))
             else { return nil }

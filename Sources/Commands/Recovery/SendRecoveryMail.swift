@@ -99,7 +99,7 @@ public struct SendRecoveryMail: Sendable {
         var buyers: [MailedBuyer] = []
         var expiresAt = now
         for candidate in named {
-            guard case .success(let guid) = BuyerGuid.parse(candidate.guid),
+            guard let guid = BuyerGuid(stored: candidate.guid),
                   case .success(let paymentId) = PaymentID.parse(candidate.paymentId) else {
                 throw InconsistentState("a recovery code for a malformed guid or payment id")
             }
@@ -135,7 +135,7 @@ public struct SendRecoveryMail: Sendable {
     {
         try connection.queryPrepared("""
             SELECT guid, payment_id, product_id, amount, currency, paid_us FROM (
-                SELECT DISTINCT ON (e.guid) e.guid::text AS guid, p.payment_id, p.product_id, p.amount, p.currency,
+                SELECT DISTINCT ON (e.guid) e.guid, p.payment_id, p.product_id, p.amount, p.currency,
                     (extract(epoch FROM p.recorded_at) * 1000000)::bigint AS paid_us
                 FROM buyer_emails e JOIN payments p ON p.org_id = e.org_id AND p.guid = e.guid
                 WHERE e.org_id = $1::uuid AND e.email_hash = $2
