@@ -19,7 +19,7 @@ public struct CreateBuyer: Sendable {
         org: OrgID, project: ProjectID, externalId: ExternalID?, email: EmailAddress?, metadata: EventMetadata
     ) throws -> BuyerGuid {
         let emailHash = email.map(context.emailHash)
-        return try context.log.transact(maxAttempts: 5) { transaction in
+        return try context.log.transact(in: .org(org.uuid), maxAttempts: 5) { transaction in
             let connection = transaction.connection
             var state = BuyerCreation.State(byExternalId: nil, verifiedByEmail: nil)
             if let externalId {
