@@ -11,7 +11,8 @@ import Postgres
 /// role sees no row of those tables and can write none. The owner role (migrate, replay, audit) is not subject to
 /// the policies.
 public struct OrgScope: Sendable, Equatable {
-    /// The setting the policies read: one org id, or several separated by commas; empty or unset for none.
+    /// The setting the policies read: one org id, or several separated by commas, in canonical lowercase text (the
+    /// policy tests whether the row's `org_id::text` occurs in it); empty or unset for none.
     public static let setting = "handoff.org_id"
 
     /// The statement that sets the scope; its one row's `org_ids` is the setting's new value.

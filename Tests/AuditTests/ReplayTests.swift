@@ -42,8 +42,9 @@ struct StreamActivity: InlineProjection {
             GRANT SELECT, INSERT, UPDATE, DELETE ON audit_stream_activity TO handoff_app;
             GRANT SELECT, INSERT, UPDATE (events, last_seq, amount) ON audit_org_totals TO handoff_app;
             ALTER TABLE audit_org_totals ENABLE ROW LEVEL SECURITY;
-            CREATE POLICY org_scope ON audit_org_totals USING (org_id = ANY (handoff_current_orgs()))
-                WITH CHECK (org_id = ANY (handoff_current_orgs()));
+            CREATE POLICY org_scope ON audit_org_totals
+                USING (strpos(current_setting('handoff.org_id', true), org_id::text) > 0)
+                WITH CHECK (strpos(current_setting('handoff.org_id', true), org_id::text) > 0);
             """)
     }
 }
