@@ -13,10 +13,10 @@ enum LookupHandler {
         let tenant = try context.tenant()
         let buyers = try environment.identity().buyers
         let guid = try parse(text)
-        guard let profile = try buyers.profile(of: guid) else {
+        guard let profile = try buyers.profile(of: guid, org: tenant.orgId) else {
+            if try buyers.homeOrganization(of: guid) != nil { throw foreign }
             throw APIError(status: 404, code: .notFound, message: "no buyer with this guid")
         }
-        guard profile.orgId == tenant.orgId else { throw foreign }
         return try JSONResponse.encode(profile)
     }
 

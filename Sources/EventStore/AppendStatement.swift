@@ -47,8 +47,11 @@ enum AppendStatement {
     ///
     /// Throws what Postgres throws for the whole statement: a duplicate event id (`.duplicateEvent` when there is
     /// one command, else the `PostgresError`), a lost connection, a deadlock. Nothing of the statement is kept then.
+    /// `scope`: set it in the same round trip, for a statement outside a transaction (nil inside a scoped one).
+    /// Row-level security applies to `event_append`'s reads and writes (it runs with the caller's rights): an org
+    /// outside the scope fails the whole statement.
     static func run(
-        _ given: [AppendCommand], on connection: Connection
+        _ given: [AppendCommand], on connection: Connection, in scope: OrgScope? = nil
     ) throws -> [Result<[RecordedEvent], EventStoreError>] {
         // Postgres orders uuids by their bytes.
         let order = given.indices.sorted { left, right in
@@ -102,7 +105,11 @@ enum AppendStatement {
         do {
             let arguments = [orgs, streams, expected, chained, eventIds, types, schemaVersions, data, metadata, heads,
                              afterSeqs, afterTimes, ends]
-            rows = try connection.queryPrepared(sql, arguments.map(\.value)).rows
+            if let scope {
+                rows = try connection.queryPrepared(sql, arguments.map(\.value), in: scope).rows
+            } else {
+                rows = try connection.queryPrepared(sql, arguments.map(\.value)).rows
+            }
         } catch let error as PostgresError where error.kind == .uniqueViolation && commands.count == 1 {
             let command = commands[0]
             switch error.constraint {

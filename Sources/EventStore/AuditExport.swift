@@ -79,7 +79,8 @@ public enum AuditExport {
     ///
     /// Reads inside one REPEATABLE READ, READ ONLY transaction (one snapshot: the export ends at the last event
     /// committed when it started); memory is bounded by `pageSize`. `connection` must not be inside a transaction;
-    /// SELECT privilege is enough. `progress(written, total)` runs after every page. Returns the number of events.
+    /// SELECT privilege is enough, as a role that row-level security does not limit (the owner; the application
+    /// role would see nothing). `progress(written, total)` runs after every page. Returns the number of events.
     @discardableResult
     public static func export(
         org: UUID, fromSeq: Int = 1, format: AuditExportFormat, on connection: Connection, pageSize: Int = 1000,

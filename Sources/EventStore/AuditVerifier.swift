@@ -9,7 +9,8 @@ public enum AuditVerifier {
     ///
     /// Reads in pages of `pageSize` inside one REPEATABLE READ, READ ONLY transaction, so the counter rows and the
     /// events come from one snapshot: `connection` must not be inside a transaction. Works with SELECT privilege
-    /// only (the application role is enough).
+    /// only, as a role that row-level security does not limit (the owner: to the application role every org's log
+    /// looks empty).
     public static func verify(
         org: UUID? = nil, on connection: Connection, pageSize: Int = 1000
     ) throws -> [ChainBreak] {

@@ -7,7 +7,8 @@ import Postgres
 ///
 /// Blocking: every call holds a pooled connection on the calling thread until Postgres answers.
 public final class EventLog: Sendable {
-    /// Where connections come from; use the application role (INSERT and SELECT on `events`).
+    /// Where connections come from; use the application role (INSERT and SELECT on `events`, row-level security:
+    /// every call sets its org scope, `OrgScope`).
     public let pool: Pool
     /// Run, in order, for every appended event inside the append transaction.
     public let projections: [any InlineProjection]
@@ -55,13 +56,17 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// One batch of commands as one statement: autocommitted without projections, else in BEGIN … COMMIT with the
+    /// One batch of commands as one statement under the scope of the batch's orgs: autocommitted without
+    /// projections (the scope's statement pipelined before it, one round trip), else in BEGIN … COMMIT with the
     /// projections of the appended events. Throws when the whole batch failed (nothing kept).
     private func run(_ batch: [AppendCommand]) throws -> [Result<[RecordedEvent], EventStoreError>] {
+        var orgs: [UUID] = []
+        for command in batch where !orgs.contains(command.org) { orgs.append(command.org) }
+        let scope = OrgScope.orgs(orgs)
         if projections.isEmpty {
-            return try pool.withConnection { try AppendStatement.run(batch, on: $0) }
+            return try pool.withConnection { try AppendStatement.run(batch, on: $0, in: scope) }
         }
-        return try pool.transaction { connection in
+        return try pool.transaction(opening: scope.statement) { connection in
             let results = try AppendStatement.run(batch, on: connection)
             let transaction = EventTransaction(connection: connection, projections: projections)
             for case .success(let recorded) in results { try transaction.project(recorded) }
@@ -77,11 +82,17 @@ public final class EventLog: Sendable {
     /// serialization failure or a deadlock — the transaction is rolled back and `body` runs again with fresh reads,
     /// which then see the racer's outcome; up to `maxAttempts` times in all, then the last error is thrown. Other
     /// errors are thrown at once. `body` must not have effects outside the transaction.
-    public func transact<T>(maxAttempts: Int = 5, _ body: (EventTransaction) throws -> T) throws -> T {
+    ///
+    /// `scope` says whose rows the transaction may touch under row-level security; it is set in the same round trip
+    /// as BEGIN. Name the command's org (`.org`), or let a lookup find it (`.orgOf`) when the request carries only a
+    /// credential.
+    public func transact<T>(in scope: OrgScope, maxAttempts: Int = 5, _ body: (EventTransaction) throws -> T)
+        throws -> T
+    {
         var attempt = 1
         while true {
             do {
-                return try pool.transaction { connection in
+                return try pool.transaction(opening: scope.statement) { connection in
                     try body(EventTransaction(connection: connection, projections: projections))
                 }
             } catch let error where attempt < maxAttempts && Self.isRetryable(error) {
@@ -100,19 +111,27 @@ public final class EventLog: Sendable {
         return false
     }
 
-    // MARK: - Reads (each on a pooled connection, outside any transaction)
+    // MARK: - Reads (each on a pooled connection)
+
+    /// Runs `body`'s reads in one transaction under `scope` (BEGIN and the scope in one round trip, COMMIT after):
+    /// for read models that need several statements of one org. `body` must not write.
+    public func read<T>(in scope: OrgScope, _ body: (Connection) throws -> T) throws -> T {
+        try pool.transaction(opening: scope.statement, body)
+    }
 
     /// The events of one stream from `fromVersion` on, in stream order, at most `limit`.
     public func readStream(
         org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000
     ) throws -> [RecordedEvent] {
         try pool.withConnection { try EventReader.readStream(org: org, stream: stream, fromVersion: fromVersion,
-                                                            limit: limit, on: $0) }
+                                                            limit: limit, on: $0, in: .org(org)) }
     }
 
     /// An org's history from `fromSeq` on, by `org_seq` (gapless, commit order), at most `limit`.
     public func readHistory(org: UUID, fromSeq: Int = 1, limit: Int = 1000) throws -> [RecordedEvent] {
-        try pool.withConnection { try EventReader.readHistory(org: org, fromSeq: fromSeq, limit: limit, on: $0) }
+        try pool.withConnection {
+            try EventReader.readHistory(org: org, fromSeq: fromSeq, limit: limit, on: $0, in: .org(org))
+        }
     }
 
     /// Up to `limit` events of all orgs after `checkpoint`, in `(tx_id, global_pos)` order, behind the xid horizon.

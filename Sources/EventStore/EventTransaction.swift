@@ -18,6 +18,12 @@ public struct EventTransaction {
         self.projections = projections
     }
 
+    /// Moves the transaction to `scope` (row-level security) from here until it ends, e.g. once a worker has read
+    /// which org its job is for. One round trip.
+    public func enter(_ scope: OrgScope) throws {
+        try connection.pipeline([scope.statement])
+    }
+
     /// The stream's current version (0 when it has no events).
     public func streamVersion(org: UUID, stream: String) throws -> Int {
         try EventReader.streamVersion(org: org, stream: stream, on: connection)

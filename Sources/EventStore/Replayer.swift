@@ -12,8 +12,9 @@ import Postgres
 ///    go on meanwhile; the replayer remembers the last `org_seq` it applied per org.
 /// 3. **Swap**, in one transaction: `LOCK TABLE` the live tables `ACCESS EXCLUSIVE` (in registry order, the order
 ///    appends touch them), apply what was committed since step 2 (the counter rows say how far each org is), copy
-///    the live tables' grants, rename live → `replay_old_x` and `replay_x` → live, give the new tables' indexes
-///    the old index names, drop the old tables, commit.
+///    the live tables' grants (table and column) and row-level security (the switch and every policy), rename live
+///    → `replay_old_x` and `replay_x` → live, give the new tables' indexes the old index names, drop the old tables,
+///    commit.
 ///
 /// Why `(org_id, org_seq)` gives the live result: an append holds its org's counter-row lock while it runs the
 /// projections, so live applies each org's events exactly in `org_seq` order; across orgs live order is whatever
@@ -186,6 +187,7 @@ public struct Replayer: Sendable {
 
         for table in tables {
             try copyGrants(from: live[table], to: Self.replayTables[table], on: connection)
+            try copyRowSecurity(from: live[table], to: Self.replayTables[table], on: connection)
             try connection.execute("ALTER TABLE \(live[table]) RENAME TO \(Self.retiredTables[table])")
             try connection.execute("ALTER TABLE \(Self.replayTables[table]) RENAME TO \(live[table])")
             let renames = try indexRenames(from: Self.retiredTables[table], to: live[table], on: connection)
@@ -195,28 +197,6 @@ public struct Replayer: Sendable {
             }
         }
         return caughtUp
-    }
-
-    /// Makes `target`'s privileges those of `source` (LIKE copies no grants; default privileges may differ).
-    private func copyGrants(from source: String, to target: String, on connection: Connection) throws {
-        let grantee = "CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END"
-        let existing = try connection.query("""
-            SELECT DISTINCT \(grantee) AS grantee FROM pg_class c, aclexplode(c.relacl) a
-            WHERE c.oid = $1::regclass
-            """, [.text(target)]).rows.compactMap { $0["grantee"] }
-        for role in Set(existing + ["PUBLIC"]) {
-            try connection.execute("REVOKE ALL ON \(target) FROM \(role)")
-        }
-        let grants = try connection.query("""
-            SELECT \(grantee) AS grantee, a.privilege_type, a.is_grantable
-            FROM pg_class c, aclexplode(coalesce(c.relacl, acldefault('r', c.relowner))) a
-            WHERE c.oid = $1::regclass
-            """, [.text(source)]).rows
-        for grant in grants {
-            let option = try grant.bool("is_grantable") ? " WITH GRANT OPTION" : ""
-            try connection.execute(
-                "GRANT \(try grant.string("privilege_type")) ON \(target) TO \(try grant.string("grantee"))\(option)")
-        }
     }
 
     /// Pairs each index of `new` with the index of `old` that has the same definition (after the table name).

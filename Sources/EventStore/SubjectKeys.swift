@@ -58,7 +58,9 @@ public struct SubjectKeys: Sendable {
     ///
     /// Everything sealed under the key then reads back as `.erased`, in every process at once, and `keyFor`
     /// answers `.destroyed` from now on (a subject that never had a key gets a destroyed row, so none is made
-    /// later). Calling it again changes nothing. Commit the caller's transaction for it to take effect.
+    /// later). Calling it again changes nothing. Commit the caller's transaction for it to take effect. Needs INSERT
+    /// and UPDATE on `subject_keys`: the owner role (the application role has neither UPDATE nor DELETE there, so it
+    /// can never bring a destroyed key back; migration 0014).
     public func destroy(org: UUID, subject: String, on connection: Connection) throws {
         try Self.validate(subject)
         try connection.queryPrepared("""

@@ -13,8 +13,10 @@ public final class Connection: @unchecked Sendable {
     private static let preparedStatementLimit = 512
 
     private var handle: OpaquePointer?
-    private var broken = false
-    private var preparedStatements: [String: String] = [:]
+    /// Set once the connection failed for good (`isBroken`).
+    var broken = false
+    /// SQL text → name of the statement prepared for it on this connection.
+    var preparedStatements: [String: String] = [:]
     private var nextStatementNumber = 1
 
     /// Connects to `configuration.url` (URI or key=value), then sets `statement_timeout`.
@@ -105,7 +107,13 @@ public final class Connection: @unchecked Sendable {
                 preparedStatements[sql] = nil
             }
         }
-        guard preparedStatements.count < Self.preparedStatementLimit else { return try query(sql, parameters) }
+        guard let name = try prepare(sql, parameters) else { return try query(sql, parameters) }
+        return try executePrepared(name, parameters)
+    }
+
+    /// Prepares `sql` on this connection and caches its name; nil once the cache is full (run it unprepared then).
+    func prepare(_ sql: String, _ parameters: [PostgresValue]) throws -> String? {
+        guard preparedStatements.count < Self.preparedStatementLimit else { return nil }
         let connection = try liveHandle()
         let name = "handoff_\(nextStatementNumber)"
         nextStatementNumber += 1
@@ -114,7 +122,7 @@ public final class Connection: @unchecked Sendable {
         }
         _ = try consume(prepared)
         preparedStatements[sql] = name
-        return try executePrepared(name, parameters)
+        return name
     }
 
     /// Runs a script of one or more `;`-separated statements without parameters (PQexec), e.g. a migration.
@@ -159,7 +167,7 @@ public final class Connection: @unchecked Sendable {
         return try consume(result)
     }
 
-    private func liveHandle() throws -> OpaquePointer {
+    func liveHandle() throws -> OpaquePointer {
         guard let handle, !broken else {
             throw PostgresError(kind: .connectionLost, message: "the connection is closed or broken")
         }
@@ -167,7 +175,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Copies a result into Swift values and clears it, or turns it into a `PostgresError`.
-    private func consume(_ result: OpaquePointer?) throws -> QueryResult {
+    func consume(_ result: OpaquePointer?) throws -> QueryResult {
         guard let result else { throw failureWithoutResult() }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
@@ -196,7 +204,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// libpq returned no result: out of memory, or the connection could not send or receive.
-    private func failureWithoutResult() -> PostgresError {
+    func failureWithoutResult() -> PostgresError {
         guard let handle else {
             return PostgresError(kind: .connectionLost, message: "the connection is closed")
         }
@@ -232,7 +240,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Lends `body` libpq's parameter arrays: type OIDs, NUL-terminated values, lengths and formats.
     /// The buffers live until `body` returns.
-    private static func withParameters<R>(
+    static func withParameters<R>(
         _ parameters: [PostgresValue],
         _ body: (UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
                  UnsafePointer<Int32>?) throws -> R

@@ -57,15 +57,27 @@ public final class Pool: Sendable {
     /// Runs `body` inside `BEGIN … COMMIT` on one connection; rolls back and rethrows when `body` throws.
     ///
     /// `isolation` nil keeps the server's default (`default_transaction_isolation`, normally read committed).
+    /// `opening`, when given, runs right after BEGIN in the same round trip (`Connection.pipeline`), e.g. a
+    /// transaction-local `set_config`; its failure rolls back and is thrown before `body` runs.
     /// A `.serializationFailure` or `.deadlockDetected` (from `body` or from COMMIT) means the whole
     /// transaction may be retried. If `body` swallowed a statement error, COMMIT cannot succeed: the
     /// transaction is rolled back and this throws `.other`.
     @discardableResult
     public func transaction<T>(
-        isolation: IsolationLevel? = nil, _ body: (Connection) throws -> T
+        isolation: IsolationLevel? = nil, opening: Statement? = nil, _ body: (Connection) throws -> T
     ) throws -> T {
         try withConnection { connection in
-            try connection.execute(isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN")
+            let begin = isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN"
+            if let opening {
+                do {
+                    try connection.pipeline([Statement(begin), opening])
+                } catch {
+                    if !connection.isBroken { try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            } else {
+                try connection.execute(begin)
+            }
             let value: T
             do {
                 value = try body(connection)

@@ -4,8 +4,9 @@ import Postgres
 
 /// `handoff audit verify|export`: hash-chain verification and history export for auditors (docs/audit.md).
 ///
-/// Exit status: 0 verified / exported; 1 a chain is broken (verify); 2 bad arguments or configuration (the message
-/// names the argument); 3 the command could not run (database unreachable, query failed).
+/// Runs as `MIGRATION_DATABASE_URL`, the owner role: it reads every org's log, which row-level security hides from
+/// the application role. Exit status: 0 verified / exported; 1 a chain is broken (verify); 2 bad arguments or
+/// configuration (the message names the argument); 3 the command could not run (database unreachable, query failed).
 public enum AuditCommand {
     /// What the arguments ask for.
     public enum Action: Equatable, Sendable {
@@ -96,9 +97,9 @@ public enum AuditCommand {
         let connection: Connection
         do {
             connection = try Connection(configuration: PostgresConfiguration(
-                url: configuration.databaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
+                url: configuration.migrationDatabaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
         } catch {
-            Subcommands.printError("handoff audit: cannot connect to DATABASE_URL: \(error)")
+            Subcommands.printError("handoff audit: cannot connect to MIGRATION_DATABASE_URL: \(error)")
             return 3
         }
         defer { connection.close() }

@@ -7,7 +7,7 @@ import Telemetry
 /// The defaults suit a local run (`infra/dev` sets the URLs of the servers it starts).
 public struct Configuration: Sendable {
     public var databaseURL: String
-    /// The owner role used by `handoff migrate`; defaults to `DATABASE_URL`.
+    /// The owner role used by `handoff migrate`, `replay`, `audit` and `jobs`; defaults to `DATABASE_URL`.
     public var migrationDatabaseURL: String
     public var databasePoolSize: Int
     public var databaseStatementTimeoutMilliseconds: Int
@@ -79,7 +79,7 @@ public struct Configuration: Sendable {
     /// Every variable the service reads, with its default and meaning (printed by `handoff help`, listed in README).
     public static let variables: [(name: String, defaultValue: String, meaning: String)] = [
         ("DATABASE_URL", "postgresql://handoff@127.0.0.1:5432/handoff", "Postgres for serve/work (URI or key=value)"),
-        ("MIGRATION_DATABASE_URL", "DATABASE_URL", "Postgres role that owns the schema, used by migrate"),
+        ("MIGRATION_DATABASE_URL", "DATABASE_URL", "Postgres owner role: migrate, replay, audit, jobs"),
         ("DATABASE_POOL_SIZE", "HTTP_THREADS", "Postgres connections per process (1–200)"),
         ("DATABASE_STATEMENT_TIMEOUT_MS", "10000", "statement_timeout of every connection (100–600000)"),
         ("REDIS_URL", "redis://127.0.0.1:6379", "Redis: redis://[:password@]host[:port][/db] or unix:///path"),

@@ -10,7 +10,9 @@ import Workers
 /// `retry` revives a `dead` job: back to `pending`, due now, attempts reset, `retries` + 1; a log line on standard
 /// error records who-did-what for operators. It appends no event: a retry changes the outbox, not a business fact,
 /// and the job's outcome event (e.g. `RecoveryMailSent`) is what the audit trail shows (docs/jobs.md).
-/// Exit status: 0 done, 1 not found / not dead / database error, 2 bad arguments.
+/// Runs as `MIGRATION_DATABASE_URL`, the owner role: the application role reaches `jobs` only through the workers'
+/// functions (row-level security, migration 0015). Exit status: 0 done, 1 not found / not dead / database error, 2
+/// bad arguments.
 public enum JobsCommand {
     static let usage = """
         usage: handoff jobs list [--state pending|enqueued|done|dead] [--org ORG] [--limit N]
@@ -24,7 +26,7 @@ public enum JobsCommand {
             return arguments.isEmpty ? 2 : 0
         }
         guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-        let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
+        let pool = Pool(configuration: PostgresConfiguration(url: configuration.migrationDatabaseURL, poolSize: 1))
         defer { pool.close() }
         do {
             switch (arguments[0], Array(arguments.dropFirst())) {

@@ -66,13 +66,15 @@ public enum Subcommands {
                         roles: dispatcher, relay, sweeper, mail, probe (default: all; docs/jobs.md)
               jobs list [--state S] [--org ID] [--limit N] | show ID | retry ID
                         see jobs as JSON; retry puts a dead job back to pending
+                        (as MIGRATION_DATABASE_URL)
               replay    rebuild every registered projection from the event log and swap it in
                         (as MIGRATION_DATABASE_URL; progress on stderr)
               audit verify [--org ID]
                         recompute every org's hash chain and org_seq continuity; exit 1 naming the
-                        org and first bad org_seq when one is broken
+                        org and first bad org_seq when one is broken (as MIGRATION_DATABASE_URL)
               audit export --org ID --format jsonl|csv [--from-seq N]
-                        stream an org's history with each event's hashes to stdout (docs/audit.md)
+                        stream an org's history with each event's hashes to stdout (docs/audit.md;
+                        as MIGRATION_DATABASE_URL)
               admin org|project|key …
                         create organizations, projects and secret keys (JSON on stdout;
                         see handoff admin --help)

@@ -6,8 +6,9 @@ import Synchronization
 
 /// A worker of one queue: reads entries through the consumer group, runs each job, records the outcome, then acks.
 ///
-/// Per job, in one Postgres transaction: lock the row (`FOR UPDATE SKIP LOCKED`), check it is still `enqueued`, run
-/// the kind's `perform` (which appends its outcome event in the same transaction), mark the job `done`, commit; then
+/// Per job, in one Postgres transaction: lock the row (`FOR UPDATE SKIP LOCKED`), check it is still `enqueued`, move
+/// the transaction into the job's org scope, run the kind's `perform` (which appends its outcome event in the same
+/// transaction), mark the job `done`, commit; then
 /// `XACK` + `XDEL`. A failed attempt is rolled back and recorded in a second transaction (retry ladder or `dead`).
 /// An entry whose job is locked by another worker stays unacknowledged and is reclaimed later; one whose job is no
 /// longer `enqueued` (done, rescheduled, a duplicate entry) is acknowledged and dropped. Entries a crashed worker held
@@ -102,9 +103,11 @@ public final class JobConsumer: @unchecked Sendable {
                     throw JobFailure("no job kind '\(locked.kind)' in this build", permanent: true)
                 }
                 let now = clock()
-                let outcome = try kind.perform(JobRun(
-                    job: locked, transaction: EventTransaction(connection: connection, projections: store.projections),
-                    now: now))
+                let transaction = EventTransaction(connection: connection, projections: store.projections)
+                // The job's own reads and writes see its org's rows only (row-level security); a job of no org
+                // (a probe) sees none.
+                if let org = locked.orgId { try transaction.enter(.org(org)) }
+                let outcome = try kind.perform(JobRun(job: locked, transaction: transaction, now: now))
                 try JobStore.markDone(jobId, outcome: outcome, now: now, on: connection)
                 return (.done, locked)
             }

@@ -3,28 +3,31 @@ import Foundation
 import Postgres
 
 /// The SQL of the `jobs` table; every function runs on the caller's connection (and transaction).
+///
+/// The application role has no privilege on `jobs` itself (row-level security, migration 0015): the steps of the
+/// dispatcher, the relay, the workers and the sweeper each call one `SECURITY DEFINER` function of the owner
+/// (`job_insert`, `job_lock_due`, …), which moves rows of every org by id and state. `find`, `list`, `counts` and
+/// `retry` read and change the table directly: the operator's `handoff jobs` runs them as the owner.
 public enum JobStore {
     /// Inserts `job` unless one with its dedupe key exists; returns the new id, or nil for a duplicate.
     @discardableResult
     public static func insert(_ job: NewJob, now: Date, on connection: Connection) throws -> Int? {
-        try connection.queryPrepared("""
-            INSERT INTO jobs (kind, org_id, payload, dedupe_key, run_at, created_at, updated_at)
-            VALUES ($1, $2::uuid, $3::jsonb, $4, to_timestamp($5::float8), to_timestamp($6::float8),
-                    to_timestamp($6::float8))
-            ON CONFLICT (dedupe_key) DO NOTHING
-            RETURNING job_id
+        let row = try connection.queryPrepared("""
+            SELECT job_insert($1, $2::uuid, $3::jsonb, $4, to_timestamp($5::float8), to_timestamp($6::float8))
+                AS job_id
             """, [.text(job.kind), .optional(job.orgId?.uuidString.lowercased()), .text(job.payload.canonicalText),
                   .text(job.dedupeKey), .double((job.runAt ?? now).timeIntervalSince1970),
-                  .double(now.timeIntervalSince1970)]).first.map { try $0.int("job_id") }
+                  .double(now.timeIntervalSince1970)]).rows[0]
+        return row.isNull("job_id") ? nil : try row.int("job_id")
     }
 
-    /// One job, or nil.
+    /// One job, or nil (the owner role).
     public static func find(_ id: Int, on connection: Connection) throws -> Job? {
         try connection.queryPrepared("SELECT \(Job.columns) FROM jobs WHERE job_id = $1::bigint", [.int(id)])
             .first.map(Job.init(row:))
     }
 
-    /// Jobs newest first, filtered by state and org, at most `limit`.
+    /// Jobs newest first, filtered by state and org, at most `limit` (the owner role).
     public static func list(state: Job.State?, org: UUID?, limit: Int, on connection: Connection) throws -> [Job] {
         try connection.query("""
             SELECT \(Job.columns) FROM jobs
@@ -34,7 +37,7 @@ public enum JobStore {
             .rows.map(Job.init(row:))
     }
 
-    /// Counts of jobs by state (every state present, zero when none).
+    /// Counts of jobs by state (every state present, zero when none; the owner role).
     public static func counts(on connection: Connection) throws -> [Job.State: Int] {
         var counts = Dictionary(uniqueKeysWithValues: Job.State.allCases.map { ($0, 0) })
         for row in try connection.query("SELECT state, count(*)::bigint AS n FROM jobs GROUP BY state").rows {
@@ -43,7 +46,8 @@ public enum JobStore {
         return counts
     }
 
-    /// A dead job back to `pending` now with its attempts reset (`retries` + 1); nil when it is not dead.
+    /// A dead job back to `pending` now with its attempts reset (`retries` + 1); nil when it is not dead (the owner
+    /// role).
     public static func retry(_ id: Int, now: Date, on connection: Connection) throws -> Job? {
         try connection.query("""
             UPDATE jobs SET state = 'pending', attempt = 0, run_at = to_timestamp($2::float8), finished_at = NULL,
@@ -58,18 +62,14 @@ public enum JobStore {
     /// Due pending jobs, oldest `run_at` first, locked for this transaction (others skip them).
     static func lockDue(now: Date, limit: Int, on connection: Connection) throws -> [(id: Int, kind: String)] {
         try connection.queryPrepared("""
-            SELECT job_id, kind FROM jobs WHERE state = 'pending' AND run_at <= to_timestamp($1::float8)
-            ORDER BY run_at LIMIT $2::bigint FOR UPDATE SKIP LOCKED
+            SELECT job_id, kind FROM job_lock_due(to_timestamp($1::float8), $2::bigint)
             """, [.double(now.timeIntervalSince1970), .int(limit)]).rows
             .map { (try $0.int("job_id"), try $0.string("kind")) }
     }
 
     static func markEnqueued(_ id: Int, now: Date, on connection: Connection) throws {
-        try connection.queryPrepared("""
-            UPDATE jobs SET state = 'enqueued', stream_entry = NULL, enqueued_at = to_timestamp($2::float8),
-                            updated_at = to_timestamp($2::float8)
-            WHERE job_id = $1::bigint
-            """, [.int(id), .double(now.timeIntervalSince1970)])
+        try connection.queryPrepared("SELECT job_mark_enqueued($1::bigint, to_timestamp($2::float8))",
+                                     [.int(id), .double(now.timeIntervalSince1970)])
     }
 
     /// The stream entries the relay added for `enqueued` jobs, in one statement (a job that moved on or already has an
@@ -83,39 +83,27 @@ public enum JobStore {
     static func noteEntries(_ entries: [(id: Int, entry: String)], on connection: Connection) throws {
         let ids = "{" + entries.map { String($0.id) }.joined(separator: ",") + "}"
         let entryIds = "{" + entries.map { "\"" + $0.entry + "\"" }.joined(separator: ",") + "}"
-        try connection.queryPrepared("""
-            UPDATE jobs SET stream_entry = e.entry
-            FROM unnest($1::bigint[], $2::text[]) AS e(job_id, entry)
-            WHERE jobs.job_id = e.job_id AND jobs.job_id IN (
-                SELECT job_id FROM jobs
-                WHERE job_id = ANY($1::bigint[]) AND state = 'enqueued' AND stream_entry IS NULL
-                FOR UPDATE SKIP LOCKED)
-            """, [.text(ids), .text(entryIds)])
+        try connection.queryPrepared("SELECT job_note_entries($1::bigint[], $2::text[])",
+                                     [.text(ids), .text(entryIds)])
     }
 
     /// The job, locked for this transaction; nil when it does not exist or another transaction holds it.
     static func lockForRun(_ id: Int, on connection: Connection) throws -> Job? {
-        try connection.queryPrepared("SELECT \(Job.columns) FROM jobs WHERE job_id = $1::bigint FOR UPDATE SKIP LOCKED",
-                                     [.int(id)]).first.map(Job.init(row:))
+        try connection.queryPrepared("SELECT \(Job.columns) FROM job_lock_for_run($1::bigint)", [.int(id)])
+            .first.map(Job.init(row:))
     }
 
     static func markDone(_ id: Int, outcome: String, now: Date, on connection: Connection) throws {
-        try connection.queryPrepared("""
-            UPDATE jobs SET state = 'done', outcome = $2, finished_at = to_timestamp($3::float8),
-                            updated_at = to_timestamp($3::float8)
-            WHERE job_id = $1::bigint
-            """, [.int(id), .text(outcome), .double(now.timeIntervalSince1970)])
+        try connection.queryPrepared("SELECT job_mark_done($1::bigint, $2, to_timestamp($3::float8))",
+                                     [.int(id), .text(outcome), .double(now.timeIntervalSince1970)])
     }
 
     /// Records a failed attempt: back to `pending` at `now + delay`, or `dead` when `delay` is nil.
     static func fail(_ id: Int, error: String, delay: Double?, now: Date, on connection: Connection) throws {
         let runAt = now.addingTimeInterval(delay ?? 0)
         try connection.queryPrepared("""
-            UPDATE jobs SET attempt = attempt + 1, last_error = $2, state = $3, run_at = to_timestamp($4::float8),
-                            stream_entry = NULL, updated_at = to_timestamp($5::float8),
-                            finished_at = CASE WHEN $3 = 'dead' THEN to_timestamp($5::float8) END
-            WHERE job_id = $1::bigint
-            """, [.int(id), .text(String(error.prefix(1000))), .text(delay == nil ? "dead" : "pending"),
+            SELECT job_fail($1::bigint, $2, $3::boolean, to_timestamp($4::float8), to_timestamp($5::float8))
+            """, [.int(id), .text(String(error.prefix(1000))), .bool(delay == nil),
                   .double(runAt.timeIntervalSince1970), .double(now.timeIntervalSince1970)])
     }
 
@@ -124,16 +112,14 @@ public enum JobStore {
         -> [(id: Int, kind: String, entry: String?)]
     {
         try connection.queryPrepared("""
-            SELECT job_id, kind, stream_entry FROM jobs
-            WHERE state = 'enqueued' AND updated_at < to_timestamp($1::float8)
-            ORDER BY updated_at LIMIT $2::bigint FOR UPDATE SKIP LOCKED
+            SELECT job_id, kind, stream_entry FROM job_lock_unchecked(to_timestamp($1::float8), $2::bigint)
             """, [.double(before.timeIntervalSince1970), .int(limit)]).rows
             .map { (try $0.int("job_id"), try $0.string("kind"), $0["stream_entry"]) }
     }
 
     /// Redis still holds the job's entry: remember when that was checked.
     static func touch(_ id: Int, now: Date, on connection: Connection) throws {
-        try connection.queryPrepared("UPDATE jobs SET updated_at = to_timestamp($2::float8) WHERE job_id = $1::bigint",
+        try connection.queryPrepared("SELECT job_touch($1::bigint, to_timestamp($2::float8))",
                                      [.int(id), .double(now.timeIntervalSince1970)])
     }
 
@@ -146,10 +132,7 @@ public enum JobStore {
     @discardableResult
     static func requeue(_ id: Int, entry: String?, now: Date, on connection: Connection) throws -> Bool {
         try connection.queryPrepared("""
-            UPDATE jobs SET state = 'pending', stream_entry = NULL, run_at = to_timestamp($2::float8),
-                            updated_at = to_timestamp($2::float8)
-            WHERE job_id = $1::bigint AND state = 'enqueued' AND stream_entry IS NOT DISTINCT FROM $3::text
-            RETURNING job_id
-            """, [.int(id), .double(now.timeIntervalSince1970), .optional(entry)]).first != nil
+            SELECT job_requeue($1::bigint, $3::text, to_timestamp($2::float8)) AS moved
+            """, [.int(id), .double(now.timeIntervalSince1970), .optional(entry)]).rows[0].bool("moved")
     }
 }

@@ -123,9 +123,7 @@ final class EmailRecoveryFlow: @unchecked Sendable {
             if handled == 0 { usleep(50_000) }
             _ = try relay.relayDue()
             _ = try consumer.step()
-            let count = try pool.withConnection {
-                try JobStore.list(state: nil, org: nil, limit: 1000, on: $0)
-            }.count
+            let count = try JobStore.list(state: nil, org: nil, limit: 1000, on: fixture.ownerConnection()).count
             if count >= expected, try pending() == 0 { return }
         }
         Issue.record("the jobs did not finish within 20 s")
@@ -133,12 +131,13 @@ final class EmailRecoveryFlow: @unchecked Sendable {
 
     /// Jobs not yet done or dead.
     func pending() throws -> Int {
-        let counts = try pool.withConnection { try JobStore.counts(on: $0) }
+        // The operator's view of the outbox: the owner role (the application role has no privilege on `jobs`).
+        let counts = try JobStore.counts(on: fixture.ownerConnection())
         return (counts[.pending] ?? 0) + (counts[.enqueued] ?? 0)
     }
 
     func jobs() throws -> [Job] {
-        try pool.withConnection { try JobStore.list(state: nil, org: nil, limit: 100, on: $0) }.reversed()
+        try JobStore.list(state: nil, org: nil, limit: 100, on: fixture.ownerConnection()).reversed()
     }
 
     func events(_ type: String, org: String) throws -> Int {

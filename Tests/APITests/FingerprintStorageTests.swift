@@ -111,7 +111,7 @@ import TestSupport
             userAgent: nil, paidAt: "2020-01-01T08:00:00.000Z", expiresAt: "2020-01-01T10:00:00.000Z",
             recordedAt: "2020-01-01T08:10:00.000Z")
         let org = try #require(UUID(uuidString: world.tenant.org))
-        _ = try store.transact { transaction in
+        _ = try store.transact(in: .org(org)) { transaction in
             try transaction.append(org: org, stream: FingerprintStreams.fingerprint(paymentId: "pi_stale"),
                                    expectedVersion: .noStream, events: [try NewEvent(stale)],
                                    metadata: EventMetadata(actor: .system("test")))
@@ -143,6 +143,12 @@ import TestSupport
             SELECT string_agg(privilege_type, ',' ORDER BY privilege_type) AS p
             FROM information_schema.table_privileges WHERE table_name = 'fingerprints' AND grantee = 'handoff_app'
             """).rows[0]["p"]
-        #expect(grants == "DELETE,INSERT,SELECT,UPDATE")
+        #expect(grants == "DELETE,INSERT,SELECT")
+        // UPDATE only of the columns a later visit of the page replaces (migration 0014), kept by the replay too.
+        let updatable = try owner.query("""
+            SELECT string_agg(column_name, ',' ORDER BY column_name) AS c FROM information_schema.column_privileges
+            WHERE table_name = 'fingerprints' AND grantee = 'handoff_app' AND privilege_type = 'UPDATE'
+            """).rows[0]["c"]
+        #expect(updatable == "ip_hash,language,platform,recorded_at,screen,timezone")
     }
 }

@@ -205,7 +205,7 @@ import TestSupport
         let emailHash = LookupHash.email("r@example.com", pepper: secrets.lookupPepper)
         // Two recovery codes for one payment: the schema holds any number.
         let minted = try (0..<2).map { _ in
-            try store.transact { transaction in
+            try store.transact(in: .org(org.uuid)) { transaction in
                 let minted = try codes.mint(.handoff, source: .recovery, guid: guid, paymentId: payment,
                                             emailHash: emailHash, org: org, now: Self.now, in: transaction)
                 try transaction.append(org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .any,

@@ -29,7 +29,8 @@ struct StreamActivity: InlineProjection {
                   .text(String(event.data["amount"]?.integerValue ?? 0))])
     }
 
-    /// As a migration would create them (owner role), with a named secondary index and a check constraint.
+    /// As a migration would create them (owner role), with a named secondary index and a check constraint, grants
+    /// by table and by column, and row-level security on one of them (as migrations 0014 and 0015 do).
     static func createTables(on connection: Connection) throws {
         try connection.execute("""
             CREATE TABLE audit_stream_activity (
@@ -38,7 +39,12 @@ struct StreamActivity: InlineProjection {
             CREATE INDEX audit_stream_activity_by_type ON audit_stream_activity (org_id, last_type);
             CREATE TABLE audit_org_totals (
                 org_id uuid PRIMARY KEY, events bigint NOT NULL, last_seq bigint NOT NULL, amount bigint NOT NULL);
-            REVOKE DELETE ON audit_org_totals FROM handoff_app;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON audit_stream_activity TO handoff_app;
+            GRANT SELECT, INSERT, UPDATE (events, last_seq, amount) ON audit_org_totals TO handoff_app;
+            ALTER TABLE audit_org_totals ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY org_scope ON audit_org_totals
+                USING (strpos(current_setting('handoff.org_id', true), org_id::text) > 0)
+                WITH CHECK (strpos(current_setting('handoff.org_id', true), org_id::text) > 0);
             """)
     }
 }
@@ -50,14 +56,28 @@ struct StreamActivity: InlineProjection {
             + connection.query("SELECT * FROM audit_org_totals ORDER BY org_id").rows.map(\.values)
     }
 
-    private func catalog(_ connection: Connection) throws -> [String] {
-        try connection.query("""
+    /// The tables (and `replay_` leftovers) named like `pattern` in the public schema, with their indexes, grants by
+    /// table and by column, row-level security switches and policies.
+    private func catalog(_ connection: Connection, like pattern: String = "audit\\_%") throws -> [String] {
+        let tables = [PostgresValue.text(pattern)]
+        return try connection.query("""
             SELECT relname || ':' || relkind::text AS entry FROM pg_class
-            WHERE relname LIKE 'audit\\_%' OR relname LIKE 'replay\\_%' ORDER BY relname
-            """).rows.map { try $0.string("entry") } + connection.query("""
+            WHERE relnamespace = 'public'::regnamespace AND (relname LIKE $1 OR relname LIKE 'replay\\_%')
+            ORDER BY relname
+            """, tables).rows.map { try $0.string("entry") } + connection.query("""
             SELECT table_name || ':' || grantee || ':' || privilege_type AS entry
-            FROM information_schema.role_table_grants WHERE table_name LIKE 'audit\\_%' ORDER BY 1
-            """).rows.map { try $0.string("entry") }
+            FROM information_schema.role_table_grants WHERE table_schema = 'public' AND table_name LIKE $1 ORDER BY 1
+            """, tables).rows.map { try $0.string("entry") } + connection.query("""
+            SELECT table_name || ':' || column_name || ':' || grantee || ':' || privilege_type AS entry
+            FROM information_schema.column_privileges WHERE table_schema = 'public' AND table_name LIKE $1 ORDER BY 1
+            """, tables).rows.map { try $0.string("entry") } + connection.query("""
+            SELECT c.relname || ':' || c.relrowsecurity || ':' || c.relforcerowsecurity AS entry FROM pg_class c
+            WHERE c.relnamespace = 'public'::regnamespace AND c.relname LIKE $1 AND c.relkind = 'r'
+            UNION ALL
+            SELECT tablename || ':' || policyname || ':' || permissive || ':' || cmd || ':' || roles::text || ':'
+                || coalesce(qual, '') || ':' || coalesce(with_check, '')
+            FROM pg_policies WHERE schemaname = 'public' AND tablename LIKE $1 ORDER BY 1
+            """, tables).rows.map { try $0.string("entry") }
     }
 
     /// Appends `count` one-event commands over `orgs` and a few streams each, from 4 threads.
@@ -82,10 +102,11 @@ struct StreamActivity: InlineProjection {
         let orgs = (0..<6).map { _ in UUID() }
         appendLoad(store, orgs: orgs, count: 300, types: ["Opened", "Paid", "Redeemed"])
         let app = try fixture.appConnection()
-        #expect(try app.query("SELECT count(*) AS n FROM events").rows[0].int("n") == 300)
-        let liveBefore = try snapshot(app)
+        #expect(try owner.query("SELECT count(*) AS n FROM events").rows[0].int("n") == 300)
+        let liveBefore = try snapshot(owner)
         let catalogBefore = try catalog(owner)
         #expect(liveBefore.count == 6 * 5 + 1 + 6)
+        #expect(catalogBefore.contains("audit_org_totals:true:false"))
 
         // Make the live tables wrong, as a projection bug would: replay must not carry this over.
         try owner.execute("""
@@ -100,8 +121,9 @@ struct StreamActivity: InlineProjection {
                                           tables: ["audit_stream_activity", "audit_org_totals"]))
         #expect(seen.withLock { $0.last } == Replayer.Progress(applied: 300, total: 300))
         #expect(seen.withLock { $0.count } >= 300 / 64)
-        #expect(try snapshot(app) == liveBefore)
-        // Same tables, same index names, same grants (handoff_app lost DELETE on one), no replay_ leftovers.
+        #expect(try snapshot(owner) == liveBefore)
+        // Same tables, same index names, same grants (by table and by column), the same row-level security and
+        // policy, no replay_ leftovers.
         #expect(try catalog(owner) == catalogBefore)
 
         // The service keeps appending into the swapped-in tables as the application role.
@@ -110,6 +132,10 @@ struct StreamActivity: InlineProjection {
                          metadata: auditMetadata)
         #expect(try app.query("SELECT last_type FROM audit_stream_activity WHERE org_id = $1::uuid AND stream_id = $2",
                               [.text(orgs[0].uuidString), "stream-0"]).rows[0].string("last_type") == "Closed")
+        // Row-level security still holds on the swapped-in table: without a scope the application role sees nothing.
+        #expect(try app.query("SELECT count(*) AS n FROM audit_org_totals").rows[0].int("n") == 0)
+        #expect(try app.queryPrepared("SELECT count(*) AS n FROM audit_org_totals", in: .org(orgs[0]))
+            .rows[0].int("n") == 1)
     }
 
     @Test func appendsDuringAReplayAreAppliedExactlyOnce() throws {
@@ -140,16 +166,15 @@ struct StreamActivity: InlineProjection {
         stop.store(true, ordering: .releasing)
         writerDone.wait()
 
-        let app = try fixture.appConnection()
-        let events = try app.query("SELECT count(*) AS n FROM events").rows[0].int("n")
+        let events = try owner.query("SELECT count(*) AS n FROM events").rows[0].int("n")
         #expect(events == 200 + written.load(ordering: .relaxed))
         #expect(report.rebuilt + report.caughtUp <= events)
-        #expect(try app.query("SELECT sum(events)::bigint AS n FROM audit_org_totals").rows[0].int("n") == events)
+        #expect(try owner.query("SELECT sum(events)::bigint AS n FROM audit_org_totals").rows[0].int("n") == events)
         // A quiet replay now must find the tables exactly as live left them.
-        let live = try snapshot(app)
+        let live = try snapshot(owner)
         try Replayer(projections: [StreamActivity()]).run(on: owner)
-        #expect(try snapshot(app) == live)
-        #expect(try AuditVerifier.verify(on: app) == [])
+        #expect(try snapshot(owner) == live)
+        #expect(try AuditVerifier.verify(on: owner) == [])
     }
 
     @Test func replayRefusesAMissingTableAndLeavesNothingBehind() throws {
@@ -160,6 +185,17 @@ struct StreamActivity: InlineProjection {
         }
         #expect(try owner.query("SELECT count(*) AS n FROM pg_class WHERE relname LIKE 'replay\\_%'")
             .rows[0].int("n") == 0)
+    }
+
+    @Test func handoffReplayKeepsEveryServiceTablesGrantsAndRowLevelSecurity() throws {
+        let fixture = try AuditFixture.migrated()
+        let owner = try fixture.ownerConnection()
+        let before = try catalog(owner, like: "%")
+        #expect(before.contains("payments:true:false"))
+        #expect(before.contains("handoff_codes:redeemed_at:handoff_app:UPDATE"))
+        #expect(!before.contains("handoff_codes:expires_at:handoff_app:UPDATE"))
+        #expect(try fixture.handoff(["replay"]).status == .exited(0))
+        #expect(try catalog(owner, like: "%") == before)
     }
 
     @Test func handoffReplayRebuildsTheRegisteredProjectionsAndRefusesUnknownArguments() throws {

@@ -22,7 +22,7 @@ import Testing
                           events: [sampleEvent(4), sampleEvent(5)], metadata: testMetadata),
         ]
         let connection = try fixture.appConnection()
-        let results = try AppendStatement.run(commands, on: connection)
+        let results = try AppendStatement.run(commands, on: connection, in: .orgs([seeded, fresh]))
 
         #expect(results.count == 3)
         #expect(results[0] == .failure(.wrongExpectedVersion(stream: "x", expected: .exactly(5), actual: 1)))
@@ -34,13 +34,13 @@ import Testing
 
         #expect(try store.readHistory(org: seeded).map(\.streamId) == ["x", "y", "y"])
         #expect(try store.readHistory(org: fresh).isEmpty)
-        let counters = try connection.query("""
+        let counters = try fixture.ownerConnection().query("""
             SELECT org_id::text AS org, last_seq FROM event_orgs WHERE org_id IN ($1::uuid, $2::uuid)
             """, [.text(seeded.uuidString), .text(fresh.uuidString)]).rows
         let lastSeqs = try Dictionary(uniqueKeysWithValues: counters.map {
             try ($0.string("org"), $0.int("last_seq"))
         })
         #expect(lastSeqs == [seeded.uuidString.lowercased(): 3, fresh.uuidString.lowercased(): 0])
-        #expect(try AuditVerifier.verify(on: connection) == [])
+        #expect(try AuditVerifier.verify(on: fixture.ownerConnection()) == [])
     }
 }

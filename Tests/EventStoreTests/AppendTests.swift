@@ -40,7 +40,7 @@ import TestSupport
 
         let history = try store.readHistory(org: org)
         #expect(history == first + second)
-        #expect(try AuditVerifier.verify(on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(on: fixture.ownerConnection()) == [])
     }
 
     @Test func aWrongExpectedVersionIsATypedConflictWithTheActualVersion() throws {
@@ -111,7 +111,7 @@ import TestSupport
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(1)], metadata: testMetadata)
         #expect(throws: DeliberateRollback.self) {
-            try store.transact { transaction in
+            try store.transact(in: .org(org)) { transaction in
                 try transaction.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(2)],
                                        metadata: testMetadata)
                 throw DeliberateRollback()
@@ -121,7 +121,7 @@ import TestSupport
         let history = try store.readHistory(org: org)
         #expect(history.map(\.orgSeq) == [1, 2])
         #expect(history.map { $0.data["number"] } == [.integer(1), .integer(3)])
-        #expect(try AuditVerifier.verify(org: org, on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(org: org, on: fixture.ownerConnection()) == [])
     }
 
     @Test func transactReRunsTheDeciderWhenTheStreamMovedAndGivesUpAfterTheLimit() throws {
@@ -130,7 +130,7 @@ import TestSupport
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .any, events: [sampleEvent(1)], metadata: testMetadata)
         let attempts = Locked(0)
-        let recorded = try store.transact(maxAttempts: 3) { transaction in
+        let recorded = try store.transact(in: .org(org), maxAttempts: 3) { transaction in
             let attempt = attempts.withLock { $0 += 1; return $0 }
             let version = try transaction.streamVersion(org: org, stream: "s")
             if attempt == 1 {
@@ -146,7 +146,7 @@ import TestSupport
 
         attempts.withLock { $0 = 0 }
         #expect(throws: EventStoreError.wrongExpectedVersion(stream: "s", expected: .exactly(1), actual: 3)) {
-            try store.transact(maxAttempts: 2) { transaction in
+            try store.transact(in: .org(org), maxAttempts: 2) { transaction in
                 attempts.withLock { $0 += 1 }
                 return try transaction.append(org: org, stream: "s", expectedVersion: .exactly(1),
                                               events: [sampleEvent(3)], metadata: testMetadata)
@@ -171,7 +171,7 @@ import TestSupport
             }
             gate.wait()
             do {
-                let recorded = try store.transact(maxAttempts: 1) { transaction in
+                let recorded = try store.transact(in: .org(org), maxAttempts: 1) { transaction in
                     // Every racer passes the version check before any of them appends: the unique constraint decides.
                     let version = try transaction.streamVersion(org: org, stream: "s")
                     Thread.sleep(forTimeInterval: 0.1)
@@ -195,7 +195,7 @@ import TestSupport
             }
         }
         #expect(try store.readStream(org: org, stream: "s").map(\.streamVersion) == [1, 2])
-        #expect(try AuditVerifier.verify(org: org, on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(org: org, on: fixture.ownerConnection()) == [])
     }
 
     @Test func aDuplicateEventIdIsRefusedAndLeavesNoTrace() throws {
@@ -208,7 +208,7 @@ import TestSupport
             try store.append(org: org, stream: "b", expectedVersion: .any, events: [event], metadata: testMetadata)
         }
         #expect(try store.readHistory(org: org).count == 1)
-        #expect(try AuditVerifier.verify(org: org, on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(org: org, on: fixture.ownerConnection()) == [])
     }
 
     /// The values a caller supplies that `events`' CHECK constraints used to guard (migration 0012 moved them into

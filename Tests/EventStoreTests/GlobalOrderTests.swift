@@ -26,12 +26,13 @@ import TestSupport
             handler: { events, _ in seen.withLock { $0 += events.map { ($0.eventId, $0.checkpoint) } } })
         subscription.start()
 
-        // The control: reads by position alone and remembers the highest position it saw.
+        // The control: reads by position alone and remembers the highest position it saw (as the owner: row-level
+        // security keeps the application role to one org's rows, and this reader is not the service).
         let naiveSeen = Locked<Set<UUID>>([])
         let naiveLast = Locked(0)
         let naive = onThread {
             do {
-                let connection = try fixture.appConnection()
+                let connection = try fixture.ownerConnection()
                 while true {
                     let finished = stormDone.value
                     let rows = try connection.query(
@@ -57,7 +58,8 @@ import TestSupport
             do {
                 let connection = try fixture.appConnection()
                 while !stormDone.value {
-                    let seqs = try EventReader.readHistory(org: orgs[0], limit: 100_000, on: connection).map(\.orgSeq)
+                    let seqs = try EventReader.readHistory(org: orgs[0], limit: 100_000, on: connection,
+                                                           in: .org(orgs[0])).map(\.orgSeq)
                     if seqs != Array(0..<seqs.count).map({ $0 + 1 }) { holes.withLock { $0.append(seqs) } }
                     samples.withLock { $0 += 1 }
                 }
@@ -72,7 +74,7 @@ import TestSupport
         let slowEvent = Locked<UUID?>(nil)
         let slow = onThread {
             do {
-                let recorded = try store.transact(maxAttempts: 1) { transaction in
+                let recorded = try store.transact(in: .org(slowOrg), maxAttempts: 1) { transaction in
                     let recorded = try transaction.append(org: slowOrg, stream: "slow", expectedVersion: .noStream,
                                                           events: [sampleEvent(0)], metadata: testMetadata)
                     slowInserted.signal()
@@ -94,7 +96,7 @@ import TestSupport
                 let org = orgs[(index + round) % orgs.count]
                 let rollBack = Int.random(in: 0..<10) < 2
                 do {
-                    let recorded = try store.transact(maxAttempts: 1) { transaction in
+                    let recorded = try store.transact(in: .org(org), maxAttempts: 1) { transaction in
                         Thread.sleep(forTimeInterval: Double.random(in: 0...0.003))
                         let events = (0..<Int.random(in: 1...2)).map { sampleEvent(index * 1000 + round * 10 + $0) }
                         let recorded = try transaction.append(org: org, stream: "writer-\(index)",
@@ -139,7 +141,7 @@ import TestSupport
         #expect(slowEvent.value.map(missed.contains) == true)
 
         // 2. Every org's org_seq is 1…n, n = its committed events; the chains verify; the sampler never saw a hole.
-        let connection = try fixture.appConnection()
+        let connection = try fixture.ownerConnection()
         let counts = try connection.query(
             "SELECT org_id, count(*) AS n, min(org_seq) AS low, max(org_seq) AS high FROM events GROUP BY org_id").rows
         #expect(counts.count == orgs.count + 1)

@@ -47,7 +47,7 @@ import TestSupport
         // 1 + 11 own streams + 1 shared, two events each (the first one): gapless and verified.
         let history = try store.readHistory(org: org)
         #expect(history.map(\.orgSeq) == Array(1...(1 + 12 * 2)))
-        #expect(try AuditVerifier.verify(org: org, on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(org: org, on: fixture.ownerConnection()) == [])
     }
 
     @Test func lanesBatchSeveralOrgsAndEveryChainStillVerifies() throws {
@@ -75,6 +75,6 @@ import TestSupport
             #expect(history.map(\.orgSeq) == Array(1...counts.value[org]!))
         }
         #expect(counts.value.values.reduce(0, +) == 12 * 30)
-        #expect(try AuditVerifier.verify(on: fixture.appConnection()) == [])
+        #expect(try AuditVerifier.verify(on: fixture.ownerConnection()) == [])
     }
 }

@@ -28,7 +28,7 @@ import Testing
         }
         #expect(throws: PostgresError.self) { try app.execute("TRUNCATE events") }
         #expect(throws: PostgresError.self) { try app.query("DELETE FROM event_orgs") }
-        #expect(try app.query("SELECT count(*) AS n FROM events").rows[0].int("n") == 2)
+        #expect(try app.queryPrepared("SELECT count(*) AS n FROM events", in: .org(org)).rows[0].int("n") == 2)
     }
 
     @Test func evenTheOwnerIsStoppedByTheTrigger() throws {
@@ -51,8 +51,8 @@ import Testing
         let (tampered, intact) = (UUID(), UUID())
         try seed(fixture, org: tampered, count: 4)
         try seed(fixture, org: intact, count: 3)
-        let app = try fixture.appConnection()
-        #expect(try AuditVerifier.verify(on: app) == [])
+        let owner = try fixture.ownerConnection()
+        #expect(try AuditVerifier.verify(on: owner) == [])
 
         let admin = try fixture.adminConnection()
         try admin.execute("SET session_replication_role = replica")
@@ -60,8 +60,8 @@ import Testing
                         + "WHERE org_id = $1::uuid AND org_seq = 2", [.text(tampered.uuidString)])
         try admin.execute("RESET session_replication_role")
 
-        #expect(try AuditVerifier.verify(on: app) == [ChainBreak(org: tampered, orgSeq: 2, reason: .hashMismatch)])
-        #expect(try AuditVerifier.verify(org: intact, on: app) == [])
+        #expect(try AuditVerifier.verify(on: owner) == [ChainBreak(org: tampered, orgSeq: 2, reason: .hashMismatch)])
+        #expect(try AuditVerifier.verify(org: intact, on: owner) == [])
     }
 
     /// `events` has no CHECK constraints since 0012 (they moved into `event_append`) and the application role may
@@ -74,25 +74,26 @@ import Testing
         try seed(fixture, org: org, count: 1)
         let app = try fixture.appConnection()
         let orgText = org.uuidString.lowercased()
-        let head = try #require(try app.query("SELECT last_hash FROM event_orgs WHERE org_id = $1::uuid",
-                                              [.text(orgText)]).first?.bytes("last_hash"))
+        let head = try #require(try app.queryPrepared("SELECT last_hash FROM event_orgs WHERE org_id = $1::uuid",
+                                                      [.text(orgText)], in: .org(org)).first?.bytes("last_hash"))
         let (stream, type) = (field == "stream_id" ? "" : "t", field == "event_type" ? "" : "Recorded")
         let (schemaVersion, streamVersion) = (field == "schema_version" ? 0 : 1, field == "stream_version" ? 0 : 1)
         let (eventId, recordedAt, data) = (UUID(), "2026-12-01T00:00:00.000000Z", EventJSON.object(["n": .integer(1)]))
         let hash = EventChain.hash(previous: head, canonical: EventChain.canonicalBytes(
             orgId: org, orgSeq: 2, streamId: stream, streamVersion: streamVersion, eventId: eventId, eventType: type,
             schemaVersion: schemaVersion, recordedAt: recordedAt, data: data, metadata: testMetadata.json))
-        try app.query("""
+        // Written as the application role, in its own org's scope (row-level security lets nothing else through).
+        try app.queryPrepared("""
             INSERT INTO events (org_id, org_seq, stream_id, stream_version, event_id, event_type, schema_version, data,
                                 metadata, recorded_at, prev_hash, hash)
             VALUES ($1::uuid, 2, $2, $3::bigint, $4::uuid, $5, $6::integer, $7::jsonb, $8::jsonb, $9::timestamptz, $10,
                     $11)
             """, [.text(orgText), .text(stream), .int(streamVersion), .text(eventId.uuidString), .text(type),
                   .int(schemaVersion), .text(data.canonicalText), .text(testMetadata.json.canonicalText),
-                  .text(recordedAt), .bytea(head), .bytea(hash)])
-        try app.query("UPDATE event_orgs SET last_seq = 2, last_hash = $2 WHERE org_id = $1::uuid",
-                      [.text(orgText), .bytea(hash)])
-        #expect(try AuditVerifier.verify(on: app)
+                  .text(recordedAt), .bytea(head), .bytea(hash)], in: .org(org))
+        try app.queryPrepared("UPDATE event_orgs SET last_seq = 2, last_hash = $2 WHERE org_id = $1::uuid",
+                              [.text(orgText), .bytea(hash)], in: .org(org))
+        #expect(try AuditVerifier.verify(on: fixture.ownerConnection())
             == [ChainBreak(org: org, orgSeq: 2, reason: .invalidValue(field: field))])
     }
 
@@ -107,7 +108,7 @@ import Testing
         try admin.execute("ALTER TABLE events ENABLE TRIGGER events_refuse_update_delete")
         try admin.query("UPDATE event_orgs SET last_seq = 5 WHERE org_id = $1::uuid", [.text(counted.uuidString)])
 
-        let breaks = try AuditVerifier.verify(on: fixture.appConnection())
+        let breaks = try AuditVerifier.verify(on: fixture.ownerConnection())
         #expect(Set(breaks.map(\.description)) == Set([
             ChainBreak(org: holed, orgSeq: 2, reason: .gap(found: 3)),
             ChainBreak(org: counted, orgSeq: 3, reason: .counterSequenceMismatch(counterSeq: 5)),

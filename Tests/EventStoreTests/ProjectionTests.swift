@@ -17,10 +17,13 @@ struct SampleTotals: InlineProjection {
             """, [.text(event.orgId.uuidString), .text(String(number))])
     }
 
+    /// Creates the table as the owner and grants the application role what the projection does (a new table gives
+    /// it nothing by default, migration 0014).
     static func createTables(on connection: Connection, tables: ProjectionTables = .live) throws {
         try connection.execute("""
             CREATE TABLE \(tables["sample_totals"])
-                (org_id uuid PRIMARY KEY, total bigint NOT NULL, events int NOT NULL)
+                (org_id uuid PRIMARY KEY, total bigint NOT NULL, events int NOT NULL);
+            GRANT SELECT, INSERT, UPDATE ON \(tables["sample_totals"]) TO handoff_app
             """)
     }
 }
@@ -64,7 +67,7 @@ struct SampleTotals: InlineProjection {
                              metadata: testMetadata)
         }
         let connection = try fixture.appConnection()
-        for event in try EventReader.readHistory(org: org, on: connection) {
+        for event in try EventReader.readHistory(org: org, on: connection, in: .org(org)) {
             try SampleTotals().apply(event, on: connection, tables: replayTables)
         }
         #expect(try totals(connection, org, table: "replay_sample_totals") == totals(connection, org))

@@ -30,7 +30,9 @@ import Testing
     @Test func aSubscriberKilledBetweenEffectAndCheckpointResumesWithoutLosingOrRepeatingAnEffect() throws {
         let fixture = try EventStoreFixture.migrated()
         // No unique constraint on purpose: a repeated effect would show up as a second row.
-        try fixture.ownerConnection().execute("CREATE TABLE effects (event_id uuid NOT NULL)")
+        try fixture.ownerConnection().execute("""
+            CREATE TABLE effects (event_id uuid NOT NULL); GRANT SELECT, INSERT ON effects TO handoff_app
+            """)
         let store = fixture.store()
         var appended = try appendEvents(store, count: 30)
         let app = try fixture.appConnection()

@@ -99,6 +99,20 @@ import TestSupport
         }
     }
 
+    /// Versions need not be consecutive (work numbered in parallel leaves gaps until it is merged), and a version
+    /// that arrives later than a higher one already applied is applied then, after it: there is no ordering check.
+    @Test func aGapInVersionsIsAcceptedAndAVersionFillingItLaterIsAppliedThen() throws {
+        let url = try TestDatabase.create(prefix: "migrate")
+        let table = { (version: Int) in
+            Migration(version: version, name: "v\(version)", sql: "CREATE TABLE v\(version) (id int)")
+        }
+        let first = try Migrator(migrations: [table(1), table(2), table(4)]).run(on: try connect(url))
+        #expect(first.applied == [1, 2, 4])
+        let second = try Migrator(migrations: [table(1), table(2), table(3), table(4)]).run(on: try connect(url))
+        #expect(second.applied == [3])
+        #expect(second.alreadyApplied == [1, 2, 4])
+    }
+
     @Test func fileNamesParseIntoVersionAndName() {
         #expect(Migration.parse(fileName: "0001_baseline.sql")! == (1, "baseline"))
         #expect(Migration.parse(fileName: "0012_add_codes.sql")! == (12, "add_codes"))

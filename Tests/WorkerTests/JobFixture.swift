@@ -46,12 +46,18 @@ final class JobFixture: @unchecked Sendable {
         }
     }
 
+    /// The operator's reads of the outbox run as the owner (`handoff jobs`); the application role has no privilege on
+    /// `jobs` and moves jobs only through the owner's functions.
+    func ownerConnection() throws -> Connection {
+        try Connection(configuration: PostgresConfiguration(url: database.ownerURL))
+    }
+
     func job(_ id: Int) throws -> Job {
-        try #require(try pool.withConnection { try JobStore.find(id, on: $0) })
+        try #require(try JobStore.find(id, on: ownerConnection()))
     }
 
     func counts() throws -> [Job.State: Int] {
-        try pool.withConnection { try JobStore.counts(on: $0) }
+        try JobStore.counts(on: ownerConnection())
     }
 
     /// The ids pushed to `<list>:<suffix>` (`started` or `done`), in push order.
@@ -79,10 +85,10 @@ final class JobFixture: @unchecked Sendable {
         return try ChildProcess([try HandoffBinary.path(), "work"] + arguments, environment: environment)
     }
 
-    /// `handoff jobs <arguments>`: exit status and standard output + error.
+    /// `handoff jobs <arguments>`: exit status and standard output + error (as `MIGRATION_DATABASE_URL`, the owner).
     func jobsCommand(_ arguments: [String]) throws -> (status: ChildProcess.Termination, output: String) {
         let environment = ProcessInfo.processInfo.environment.merging([
-            "DATABASE_URL": database.appURL, "LOG_LEVEL": "error",
+            "DATABASE_URL": database.appURL, "MIGRATION_DATABASE_URL": database.ownerURL, "LOG_LEVEL": "error",
         ]) { $1 }
         let child = try ChildProcess([try HandoffBinary.path(), "jobs"] + arguments, environment: environment)
         let status = try child.wait(timeout: 60)

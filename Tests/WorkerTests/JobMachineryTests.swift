@@ -324,7 +324,7 @@ import TestSupport
             try JobDispatcher.dispatch(events, registry: registry, now: Date(), on: $0)
         }
         #expect((first, second) == (1, 0))
-        let jobs = try fixture.pool.withConnection { try JobStore.list(state: nil, org: org, limit: 10, on: $0) }
+        let jobs = try JobStore.list(state: nil, org: org, limit: 10, on: fixture.ownerConnection())
         #expect(jobs.map(\.kind) == [RecoveryMailJob.name])
         #expect(jobs.first?.dedupeKey == "recovery-mail:\(events[0].eventId.uuidString.lowercased())")
         #expect(jobs.first?.payload["emailHash"]?.stringValue == String(repeating: "a", count: 64))

@@ -34,7 +34,7 @@ public struct CreateBuyer: Sendable {
                                    events: events, metadata: metadata)
         }
 
-        return try context.log.transact(maxAttempts: 5) { transaction in
+        return try context.log.transact(in: .org(org.uuid), maxAttempts: 5) { transaction in
             let connection = transaction.connection
             var state = BuyerCreation.State(byExternalId: nil, verifiedByEmail: [])
             if let externalId {

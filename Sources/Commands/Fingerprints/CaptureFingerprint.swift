@@ -49,7 +49,7 @@ public struct CaptureFingerprint: Sendable {
         }
         sweep.runIfDue(on: context.log.pool)
         let stream = FingerprintStreams.fingerprint(paymentId: facts.paymentId)
-        return try context.log.transact(maxAttempts: 8) { transaction in
+        return try context.log.transact(in: .org(facts.orgId.uuid), maxAttempts: 8) { transaction in
             let connection = transaction.connection
             // Lock the live row first (as a match does), so a capture and a match never wait on each other's locks
             // in opposite order; then read the version before the check: a match committed after this read moves

@@ -9,7 +9,9 @@ import Synchronization
 /// `batch` rows per run (a `ctid` subquery, since `DELETE` has no `LIMIT`). It uses the database clock minus
 /// `margin`: such a row can no longer match (the resolve query ignores rows past `expires_at` anyway), and the margin
 /// keeps a service clock slightly behind the database's from losing a row at its edge. A failed sweep is ignored:
-/// the next one catches up, and the request it rode on does not depend on it.
+/// the next one catches up, and the request it rode on does not depend on it. It reaches every org's rows through
+/// `fingerprints_sweep` (migration 0015), a function of the owner that deletes only such rows (the margin is
+/// written there too).
 public final class FingerprintSweep: Sendable {
     public let interval: Double
     public let batch: Int
@@ -34,10 +36,8 @@ public final class FingerprintSweep: Sendable {
         }
         guard due else { return nil }
         return try? pool.withConnection { connection in
-            try connection.query("""
-                DELETE FROM fingerprints WHERE ctid IN (
-                    SELECT ctid FROM fingerprints WHERE expires_at < now() - interval '\(Self.margin)' LIMIT $1::int)
-                """, [.int(batch)]).affectedRows
+            try connection.query("SELECT fingerprints_sweep($1::int) AS deleted", [.int(batch)]).rows[0]
+                .int("deleted")
         }
     }
 }

@@ -46,7 +46,7 @@ public struct MatchFingerprint: Sendable {
         sweep.runIfDue(on: context.log.pool)
         let probe = FingerprintMatch.Probe(ipHash: ipHash, platform: question.platform, screen: question.screen,
                                            timezone: question.timezone, language: question.language)
-        return try context.log.transact(maxAttempts: 5) { transaction in
+        return try context.log.transact(in: .org(org.uuid), maxAttempts: 5) { transaction in
             let rows = try transaction.connection.query("""
                 SELECT payment_id, guid, platform, screen, timezone, language, ip_hash,
                     to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS paid_at

@@ -70,13 +70,17 @@ public struct CodeMinter: Sendable {
         return Minted(text: text, expiresAt: expiresAt, codeHash: hash, event: event)
     }
 
-    /// 5 CSPRNG bytes whose code's hash is not in `handoff_codes` (live or spent) nor `avoiding`.
+    /// 5 CSPRNG bytes whose code's hash is not among the org's codes in `handoff_codes` (live or spent) nor
+    /// `avoiding`. Row-level security hides other orgs' codes; should the hash be one of theirs, the primary key of
+    /// `handoff_codes` refuses the projection's insert and `EventLog.transact` runs the command again with new codes,
+    /// so no hash is ever handed out twice in any org (an owner's lookup per draw cost more than that retry will).
     private func freshCode(on connection: Connection, avoiding: [String]) throws -> (bytes: [UInt8], hash: String) {
         for _ in 0..<16 {
             let bytes = SecureRandom.bytes(HandoffCode.randomByteCount)
             let hash = codeHash(HandoffCode(randomBytes: bytes).text)
             if avoiding.contains(hash) { continue }
-            if try connection.query("SELECT 1 FROM handoff_codes WHERE code_hash = $1", [.text(hash)]).rows.isEmpty {
+            if try connection.queryPrepared("SELECT 1 FROM handoff_codes WHERE code_hash = $1", [.text(hash)]).rows
+                .isEmpty {
                 return (bytes, hash)
             }
         }

@@ -78,7 +78,7 @@ public struct RecordPayment: Sendable {
     ) throws -> Recorded {
         let bodyHash = try self.bodyHash(payment)
         let emailHash = payment.email.map(context.emailHash)
-        return try context.log.transact(maxAttempts: 8) { transaction in
+        return try context.log.transact(in: .org(org.uuid), maxAttempts: 8) { transaction in
             let connection = transaction.connection
             let state = try load(payment, emailHash: emailHash, org: org, on: connection)
             let command = PaymentRecording.Command(org: org, guid: payment.guid, bodyHash: bodyHash,
@@ -112,10 +112,12 @@ public struct RecordPayment: Sendable {
             }
             state.stored = .init(bodyHash: try row.string("body_hash"), guid: guid, projectId: project)
         }
+        // The guid's home org comes from `buyer_org` (migration 0015), which looks past row-level security: a guid of
+        // another org must be refused, not taken for a new buyer.
         if let row = try connection.query("""
-            SELECT b.org_id::text AS org_id,
-                EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = b.guid AND e.email_hash = $2) AS has_email
-            FROM buyers b WHERE b.guid = $1
+            SELECT home.org_id::text AS org_id,
+                EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = $1 AND e.email_hash = $2) AS has_email
+            FROM (SELECT buyer_org($1) AS org_id) home WHERE home.org_id IS NOT NULL
             """, [.text(payment.guid.description), .optional(emailHash)]).rows.first {
             guard case .success(let home) = OrgID.parse(try row.string("org_id")) else {
                 throw InconsistentState("a stored buyer does not read back")

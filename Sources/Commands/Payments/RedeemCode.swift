@@ -24,7 +24,8 @@ public struct RedeemCode: Sendable {
     public func run(_ text: String, now: Date, metadata: EventMetadata) throws -> Redeemed? {
         guard HandoffCode.parse(text) != nil else { return nil }
         let hash = context.codes.codeHash(text)
-        return try context.log.transact { transaction in
+        // The code's hash names its org (`handoff_code_org`), set with BEGIN: the transaction sees that org only.
+        return try context.log.transact(in: .orgOf(.handoffCode, .text(hash))) { transaction in
             guard let row = try transaction.connection.queryPrepared(Self.lookup, [.text(hash)]).rows.first else {
                 return nil
             }

@@ -18,7 +18,7 @@ public struct RefundPayment: Sendable {
 
     /// Refunds `paymentId` of `org` at `now`.
     public func run(_ paymentId: PaymentID, org: OrgID, now: Date, metadata: EventMetadata) throws -> Refunded {
-        try log.transact { transaction in
+        try log.transact(in: .org(org.uuid)) { transaction in
             var stored: PaymentRefund.Stored?
             if let row = try transaction.connection.query("""
                 SELECT entitlement,

@@ -1,12 +1,13 @@
 import Domain
+import EventStore
 import Foundation
 import Postgres
 
 /// Reads for the lookup endpoints (`GET /s2s/v1/users/{guid}`, its entitlements, `GET /public/entitlements`) over
 /// the projections `buyers`, `buyer_emails` and `payments`.
 ///
-/// Every read takes the org id, except `profile(of:)` and `homeOrganization(of:)`, which exist to tell a foreign
-/// guid apart (the caller compares the org).
+/// Every read takes the org id and runs under that org's scope (row-level security), except `homeOrganization(of:)`,
+/// which exists to tell a foreign guid apart (the caller compares the org) and asks `buyer_org` (migration 0015).
 public struct BuyerLookup: Sendable {
     private let pool: Pool
 
@@ -56,15 +57,16 @@ public struct BuyerLookup: Sendable {
         }
     }
 
-    /// The buyer with this guid in any organization, or nil for a guid never seen.
-    public func profile(of guid: BuyerGuid) throws -> Profile? {
+    /// The buyer with this guid in `org`, or nil for a guid `org` never saw (`homeOrganization` tells whether
+    /// another org did).
+    public func profile(of guid: BuyerGuid, org: OrgID) throws -> Profile? {
         let rows = try pool.withConnection { connection in
             try connection.queryPrepared("""
                 SELECT org_id::text AS org_id, project_id::text AS project_id, external_id,
                     to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
                     EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = b.guid AND e.verified) AS verified
-                FROM buyers b WHERE guid = $1
-                """, [.text(guid.description)]).rows
+                FROM buyers b WHERE guid = $1 AND org_id = $2::uuid
+                """, [.text(guid.description), .text(org.description)], in: .org(org.uuid)).rows
         }
         guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
         return Profile(guid: guid.description, orgId: org, projectId: try row.string("project_id"),
@@ -80,7 +82,7 @@ public struct BuyerLookup: Sendable {
                     to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
                 FROM payments WHERE org_id = $1::uuid AND guid = $2
                 ORDER BY recorded_at, payment_id
-                """, [.text(org.description), .text(guid.description)]).rows
+                """, [.text(org.description), .text(guid.description)], in: .org(org.uuid)).rows
         }
         return try rows.map { row in
             let expiresText = row.isNull("expires_at") ? nil : try row.string("expires_at")
@@ -99,13 +101,14 @@ public struct BuyerLookup: Sendable {
         }
     }
 
-    /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen.
+    /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen; any org's guid
+    /// (`buyer_org`, migration 0015, answers past row-level security for this one guid).
     public func homeOrganization(of guid: BuyerGuid) throws -> OrgID? {
         let rows = try pool.withConnection { connection in
-            try connection.queryPrepared("SELECT org_id::text AS org_id FROM buyers WHERE guid = $1",
-                                         [.text(guid.description)]).rows
+            try connection.queryPrepared("SELECT buyer_org($1)::text AS org_id", [.text(guid.description)]).rows
         }
-        guard let row = rows.first, case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
+        guard let row = rows.first, !row.isNull("org_id"),
+              case .success(let org) = OrgID.parse(try row.string("org_id")) else { return nil }
         return org
     }
 }

@@ -18,7 +18,7 @@ public struct OrgHistory: Sendable {
     /// `{"events":[…],"nextAfter":N}`: up to `limit` events of `org` after `org_seq` `after`, in order; `nextAfter`
     /// is the last `org_seq` shown (`after` when none).
     public func page(org: OrgID, after: Int, limit: Int) throws -> EventJSON {
-        try context.log.pool.withConnection { connection in
+        try context.log.read(in: .org(org.uuid)) { connection in
             let events = try EventReader.readHistory(org: org.uuid, fromSeq: after + 1, limit: limit,
                                                      on: connection)
             var shown: [EventJSON] = []

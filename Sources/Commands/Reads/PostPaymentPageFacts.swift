@@ -38,7 +38,8 @@ public struct PostPaymentPageFacts: Sendable {
     public func facts(token: String, now: Date) throws -> Facts? {
         guard let code = context.pageTokens.open(token) else { return nil }
         let hash = context.codes.codeHash(code.text)
-        let found = try context.log.pool.withConnection { connection -> (Facts, ProjectID)? in
+        // The code's hash names its org (`handoff_code_org`): the reads run under that org's scope only.
+        let found = try context.log.read(in: .orgOf(.handoffCode, .text(hash))) { connection -> (Facts, ProjectID)? in
             guard let row = try connection.query("""
                 SELECT c.org_id::text AS org_id, c.guid, c.payment_id, p.project_id::text AS project_id,
                     p.paywall_id,

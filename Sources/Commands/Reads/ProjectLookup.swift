@@ -1,5 +1,6 @@
 import Crypto
 import Domain
+import EventStore
 import Foundation
 import Postgres
 
@@ -51,15 +52,16 @@ public struct ProjectLookup: Sendable {
 
     /// The org and project of a live key, found by SHA-256 of its text; nil for an unknown or revoked key.
     /// One indexed query, no cache: a revocation counts from its commit on. Refuses 503 when the database cannot
-    /// be reached (the key cannot be checked: neither a 401 nor a 500 would be true).
+    /// be reached (the key cannot be checked: neither a 401 nor a 500 would be true). The org is not known before
+    /// the key is: `secret_key_holder` (migration 0015) answers past row-level security for this one hash.
     public func holder(of key: SecretKey) throws -> KeyHolder? {
         let hash = Hex.encode(SHA256.hash(key.lookupMaterial))
         let rows: [Row]
         do {
             rows = try pool.withConnection { connection in
                 try connection.queryPrepared("""
-                    SELECT org_id::text AS org_id, project_id::text AS project_id, prefix FROM secret_keys
-                    WHERE key_hash = decode($1, 'hex') AND revoked_at IS NULL
+                    SELECT org_id::text AS org_id, project_id::text AS project_id, prefix
+                    FROM secret_key_holder(decode($1, 'hex'))
                     """, [.text(hash)]).rows
             }
         } catch {
@@ -72,26 +74,33 @@ public struct ProjectLookup: Sendable {
         return KeyHolder(orgId: org, projectId: project, prefix: try row.string("prefix"))
     }
 
-    /// The project `id` of `org`, or nil.
+    /// The project `id` of `org`, or nil. One round trip (the org scope pipelined with the read).
     public func project(_ id: ProjectID, org: OrgID) throws -> Project? {
-        try pool.withConnection { try Self.project(id, org: org, on: $0, forUpdate: false) }
+        try pool.withConnection { try Self.project(id, org: org, on: $0, forUpdate: false, in: .org(org.uuid)) }
     }
 
     /// The project `id` of whichever organization, or nil: for public routes, where a device names the project.
+    /// The org comes from the public id (`project_org`, migration 0015), in the same round trip as the read.
     public func publicProject(_ id: ProjectID) throws -> Project? {
-        try pool.withConnection { try Self.project(id, org: nil, on: $0, forUpdate: false) }
+        try pool.withConnection {
+            try Self.project(id, org: nil, on: $0, forUpdate: false, in: .orgOf(.project, .text(id.description)))
+        }
     }
 
     /// The project `id` (of `org` when given) on `connection`, locked when `forUpdate`; for the tenancy commands.
-    static func project(_ id: ProjectID, org: OrgID?, on connection: Connection, forUpdate: Bool) throws
-        -> Project?
+    /// `scope`: read under it in one round trip (a pooled connection); nil inside a transaction already scoped.
+    static func project(_ id: ProjectID, org: OrgID?, on connection: Connection, forUpdate: Bool,
+                        in scope: OrgScope? = nil) throws -> Project?
     {
-        let rows = try connection.query("""
+        let sql = """
             SELECT org_id::text AS org_id, name, paywall_url, return_scheme, android_package, ios_bundle_id,
                    fingerprint, tracker, tracker_link, email_verification
             FROM projects WHERE project_id = $1::uuid AND ($2::uuid IS NULL OR org_id = $2::uuid)
             \(forUpdate ? "FOR UPDATE" : "")
-            """, [.text(id.description), .optional(org?.description)]).rows
+            """
+        let parameters: [PostgresValue] = [.text(id.description), .optional(org?.description)]
+        let rows = try scope.map { try connection.queryPrepared(sql, parameters, in: $0) }?.rows
+            ?? connection.query(sql, parameters).rows
         guard let row = rows.first, case .success(let orgId) = OrgID.parse(try row.string("org_id")) else {
             return nil
         }

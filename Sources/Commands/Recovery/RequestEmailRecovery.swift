@@ -21,13 +21,12 @@ public struct RequestEmailRecovery: Sendable {
                     metadata: EventMetadata) throws -> UUID {
         let emailHash = context.emailHash(email)
         let requestId = UUID()
-        try context.log.transact { transaction in
-            let target = EmailRecoveryRequest.decide(projectOrg: org, addressErased: false).log
-            let orgId: UUID
-            switch target {
-            case .organization(let known): orgId = known.uuid
-            case .unknownProject: orgId = RecoveryStreams.unknownProjectOrg
-            }
+        let orgId: UUID
+        switch EmailRecoveryRequest.decide(projectOrg: org, addressErased: false).log {
+        case .organization(let known): orgId = known.uuid
+        case .unknownProject: orgId = RecoveryStreams.unknownProjectOrg
+        }
+        try context.log.transact(in: .org(orgId)) { transaction in
             let subject = RecoveryStreams.emailSubject(emailHash: emailHash)
             // An address erased on request gets no new personal data, but the same work — one key read, one sealed
             // value, one append, one commit — so the answer's timing does not tell that it was erased: a placeholder

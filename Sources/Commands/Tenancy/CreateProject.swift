@@ -15,7 +15,7 @@ public struct CreateProject: Sendable {
     public func run(org: OrgID, settings: ProjectSettings, metadata: EventMetadata) throws -> (ProjectID, SecretKey) {
         let project = ProjectID(randomBytes: SecureRandom.bytes(16))
         let key = SecretKey(randomBytes: SecureRandom.bytes(SecretKey.randomByteCount))
-        try log.transact { transaction in
+        try log.transact(in: .org(org.uuid)) { transaction in
             let exists = try !transaction.connection.query(
                 "SELECT 1 FROM organizations WHERE org_id = $1::uuid", [.text(org.description)]).rows.isEmpty
             _ = try ProjectCreation.decide(organizationExists: exists).get()

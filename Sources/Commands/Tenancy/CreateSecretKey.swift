@@ -13,7 +13,7 @@ public struct CreateSecretKey: Sendable {
     /// Records the new key of `project`; returns it (shown once).
     public func run(project: ProjectID, metadata: EventMetadata) throws -> SecretKey {
         let key = SecretKey(randomBytes: SecureRandom.bytes(SecretKey.randomByteCount))
-        try log.transact { transaction in
+        try log.transact(in: .orgOf(.project, .text(project.description))) { transaction in
             let current = try ProjectLookup.project(project, org: nil, on: transaction.connection, forUpdate: true)
             _ = try KeyCreation.decide(projectExists: current != nil).get()
             guard let current else { return }

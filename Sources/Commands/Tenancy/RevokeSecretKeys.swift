@@ -11,7 +11,7 @@ public struct RevokeSecretKeys: Sendable {
 
     /// Revokes every live key of `project` whose visible prefix is `prefix`; returns how many.
     public func run(project: ProjectID, prefix: String, metadata: EventMetadata) throws -> Int {
-        try log.transact { transaction in
+        try log.transact(in: .orgOf(.project, .text(project.description))) { transaction in
             let current = try ProjectLookup.project(project, org: nil, on: transaction.connection, forUpdate: true)
             _ = try KeyCreation.decide(projectExists: current != nil).get()
             guard let current else { return 0 }

@@ -14,7 +14,8 @@ public struct UpdateProject: Sendable {
     public func run(_ project: ProjectID, org: OrgID?, change: ProjectSettingsChange, metadata: EventMetadata) throws
         -> ProjectLookup.Project
     {
-        try log.transact { transaction in
+        let scope: OrgScope = org.map { .org($0.uuid) } ?? .orgOf(.project, .text(project.description))
+        return try log.transact(in: scope) { transaction in
             let current = try ProjectLookup.project(project, org: org, on: transaction.connection, forUpdate: true)
             let decision = try ProjectUpdate.decide(current: current?.settings, change: change).get()
             guard let orgId = current?.orgId else { throw InconsistentState("a decided project has no org") }

@@ -4,3 +4,12 @@
 ALTER TABLE projects
     ADD COLUMN email_verification text NOT NULL DEFAULT 'payment'
         CHECK (email_verification IN ('payment', 'mailbox'));
+
+-- The projection moves the setting (0014 grants UPDATE column by column).
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'handoff_app') THEN
+        GRANT UPDATE (email_verification) ON projects TO handoff_app;
+    END IF;
+END
+$$;

@@ -1,0 +1,41 @@
+import Foundation
+import Postgres
+
+/// The organizations whose rows a transaction may read and write under row-level security (migration 0015,
+/// docs/architecture.md "Tenant isolation in the database"): the transaction-local setting `handoff.org_id`, which
+/// the application role's policy on every table with an `org_id` compares each row's `org_id` with.
+///
+/// Its statement runs first in the transaction, in the same round trip as BEGIN (`EventLog.transact`,
+/// `EventLog.read`) or as the one statement it scopes (`Connection.queryPrepared(_:_:in:)`), and the setting ends
+/// with the transaction, so a pooled connection never carries it to its next caller. Without it the application
+/// role sees no row of those tables and can write none. The owner role (migrate, replay, audit) is not subject to
+/// the policies.
+public struct OrgScope: Sendable, Equatable {
+    /// The setting the policies read: one org id, or several separated by commas, in canonical lowercase text (the
+    /// policy tests whether the row's `org_id::text` occurs in it); empty or unset for none.
+    public static let setting = "handoff.org_id"
+
+    /// The statement that sets the scope; its one row's `org_ids` is the setting's new value.
+    public let statement: Statement
+
+    private init(_ statement: Statement) { self.statement = statement }
+
+    /// The rows of one organization.
+    public static func org(_ org: UUID) -> OrgScope { orgs([org]) }
+
+    /// The rows of several organizations (a group-commit batch appends for the orgs of all its callers).
+    public static func orgs(_ orgs: [UUID]) -> OrgScope {
+        let text = orgs.map { $0.uuidString.lowercased() }.joined(separator: ",")
+        return OrgScope(Statement("SELECT set_config('\(setting)', $1, true) AS org_ids", [.text(text)],
+                                  prepared: true))
+    }
+
+    /// The rows of the organization that `lookup` names for `argument` (a credential's hash, a public id), found
+    /// and set in one statement; none when the lookup answers NULL. For requests that learn their organization from
+    /// what they were given.
+    public static func orgOf(_ lookup: OrgLookup, _ argument: PostgresValue) -> OrgScope {
+        OrgScope(Statement(
+            "SELECT set_config('\(setting)', coalesce(\(lookup.function)($1)::text, ''), true) AS org_ids",
+            [argument], prepared: true))
+    }
+}

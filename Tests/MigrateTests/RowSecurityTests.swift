@@ -1,0 +1,191 @@
+import Foundation
+import Migrate
+import Postgres
+import Testing
+import TestSupport
+
+/// Row-level security (migration 0015) on every table with an `org_id`, tried as the application role: under org A's
+/// scope org B's rows are invisible and a row for B cannot be written; without a scope nothing is visible; the owner
+/// is not subject to it.
+@Suite struct RowSecurityTests {
+    /// One table and a statement that inserts a valid row for the org in `$1` (fresh keys every time).
+    struct Table: Sendable, CustomTestStringConvertible {
+        let name: String
+        let insert: String
+        var testDescription: String { name }
+    }
+
+    private static let zeroHash = "decode(repeat('00', 32), 'hex')"
+
+    /// Every table that holds an `org_id` (`everyTableWithAnOrgIdIsCoveredAndOnlyTheOwnerBypassesIt` checks the
+    /// list against the catalog).
+    static let tables: [Table] = [
+        Table(name: "events", insert: """
+            INSERT INTO events (org_id, org_seq, stream_id, stream_version, event_id, event_type, schema_version,
+                                data, metadata, recorded_at, prev_hash, hash)
+            VALUES ($1::uuid, 1, 'rls-' || gen_random_uuid(), 1, gen_random_uuid(), 'RowSecurityProbe', 1, '{}', '{}',
+                    now(), \(zeroHash), \(zeroHash))
+            """),
+        Table(name: "event_orgs", insert: """
+            INSERT INTO event_orgs (org_id, last_seq, last_hash) VALUES ($1::uuid, 0, \(zeroHash))
+            """),
+        Table(name: "subject_keys", insert: """
+            INSERT INTO subject_keys (org_id, subject_id, wrapped_key)
+            VALUES ($1::uuid, 'rls-' || gen_random_uuid(), decode(repeat('ab', 60), 'hex'))
+            """),
+        Table(name: "organizations", insert: """
+            INSERT INTO organizations (org_id, name, created_at) VALUES ($1::uuid, 'Row security', now())
+            """),
+        Table(name: "projects", insert: """
+            INSERT INTO projects (project_id, org_id, name, fingerprint, tracker, created_at, updated_at)
+            VALUES (gen_random_uuid(), $1::uuid, 'Row security', true, 'none', now(), now())
+            """),
+        Table(name: "secret_keys", insert: """
+            INSERT INTO secret_keys (key_hash, prefix, project_id, org_id, created_at)
+            VALUES (sha256(gen_random_uuid()::text::bytea), 'sk_live_rls', gen_random_uuid(), $1::uuid, now())
+            """),
+        Table(name: "buyers", insert: """
+            INSERT INTO buyers (guid, org_id, project_id, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), now())
+            """),
+        Table(name: "buyer_emails", insert: """
+            INSERT INTO buyer_emails (org_id, guid, email_hash, verified, created_at)
+            VALUES ($1::uuid, gen_random_uuid(), repeat('a', 64), false, now())
+            """),
+        Table(name: "payments", insert: """
+            INSERT INTO payments (org_id, payment_id, guid, project_id, amount, currency, product_id, entitlement,
+                                  body_hash, recorded_at)
+            VALUES ($1::uuid, 'pi_' || gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 1, 'EUR', 'pro',
+                    'pro', repeat('b', 64), now())
+            """),
+        Table(name: "handoff_codes", insert: """
+            INSERT INTO handoff_codes (code_hash, org_id, guid, payment_id, kind, expires_at, sealed_code, created_at)
+            VALUES (encode(sha256(gen_random_uuid()::text::bytea), 'hex'), $1::uuid, gen_random_uuid(),
+                    'pi_' || gen_random_uuid(), 'handoff', now() + interval '1 day', 'pd1.rls', now())
+            """),
+        Table(name: "fingerprints", insert: """
+            INSERT INTO fingerprints (org_id, payment_id, project_id, guid, screen, ip_hash, paid_at, expires_at,
+                                      recorded_at)
+            VALUES ($1::uuid, 'pi_' || gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '390x844',
+                    repeat('c', 64), now(), now() + interval '2 hours', now())
+            """),
+        Table(name: "jobs", insert: """
+            INSERT INTO jobs (kind, org_id, payload, dedupe_key, run_at)
+            VALUES ('probe', $1::uuid, '{}', 'rls:' || gen_random_uuid(), now())
+            """),
+        Table(name: "recovery_mail_gaps", insert: """
+            INSERT INTO recovery_mail_gaps (org_id, email_hash, last_mail_at)
+            VALUES ($1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), now())
+            """),
+    ]
+
+    private static let migrated = Result { try ScratchDatabase.migrated(prefix: "rls") }
+
+    private func owner() throws -> Connection {
+        try Connection(configuration: PostgresConfiguration(url: try Self.migrated.get().ownerURL))
+    }
+
+    private func app() throws -> Connection {
+        try Connection(configuration: PostgresConfiguration(url: try Self.migrated.get().appURL))
+    }
+
+    /// `statement` as the application role under the scope `orgs` (the setting the service's `OrgScope` sets),
+    /// in one implicit transaction; nil: no scope at all.
+    @discardableResult
+    private func run(_ statement: Statement, scope orgs: [String]?, on connection: Connection) throws -> QueryResult {
+        guard let orgs else { return try connection.pipeline([statement])[0] }
+        return try connection.pipeline([
+            Statement("SELECT set_config('handoff.org_id', $1, true)", [.text(orgs.joined(separator: ","))]),
+            statement,
+        ])[1]
+    }
+
+    private func privilege(_ privilege: String, on table: String) throws -> Bool {
+        try owner().query("SELECT has_table_privilege('handoff_app', $1, $2) AS held",
+                          [.text(table), .text(privilege)]).rows[0].bool("held")
+    }
+
+    private static func newOrg() -> String { UUID().uuidString.lowercased() }
+
+    @Test(arguments: RowSecurityTests.tables)
+    func underOrgAsScopeOrgBsRowsAreInvisibleAndARowForBCannotBeWritten(_ table: Table) throws {
+        let (orgA, orgB, orgC) = (Self.newOrg(), Self.newOrg(), Self.newOrg())
+        let owner = try owner()
+        for org in [orgA, orgB] { try owner.query(table.insert, [.text(org)]) }
+        let app = try app()
+        let select = Statement("SELECT org_id::text AS org_id FROM \(table.name) WHERE org_id = ANY ($1::uuid[])",
+                               [.text("{\(orgA),\(orgB)}")])
+        let insertForB = Statement(table.insert, [.text(orgB)])
+        guard try privilege("SELECT", on: table.name), try privilege("INSERT", on: table.name) else {
+            // No privilege at all (`jobs`: the workers use the owner's functions): refused before any policy.
+            for statement in [select, insertForB] {
+                let error = #expect(throws: PostgresError.self) { try run(statement, scope: [orgA], on: app) }
+                #expect(error?.sqlState == "42501")
+                #expect(error?.message.hasPrefix("permission denied") == true)
+            }
+            return
+        }
+        let seen = try run(select, scope: [orgA], on: app).rows.map { try $0.string("org_id") }
+        #expect(!seen.isEmpty)
+        #expect(Set(seen) == [orgA])
+        // The same insert passes for the org in scope, so what refuses B's row is the policy.
+        try run(Statement(table.insert, [.text(orgC)]), scope: [orgC], on: app)
+        let error = #expect(throws: PostgresError.self) { try run(insertForB, scope: [orgA], on: app) }
+        #expect(error?.sqlState == "42501")
+        #expect(error?.message == "new row violates row-level security policy for table \"\(table.name)\"")
+        let countB = try owner.query("SELECT count(*) AS n FROM \(table.name) WHERE org_id = $1::uuid", [.text(orgB)])
+        #expect(try countB.rows[0].int("n") == 1)
+    }
+
+    @Test(arguments: RowSecurityTests.tables)
+    func withoutAScopeTheApplicationRoleSeesNoRowAndTheOwnerSeesAll(_ table: Table) throws {
+        let (orgA, orgB) = (Self.newOrg(), Self.newOrg())
+        let owner = try owner()
+        for org in [orgA, orgB] { try owner.query(table.insert, [.text(org)]) }
+        let count = Statement("SELECT count(*) AS n FROM \(table.name)")
+        #expect(try owner.query(count.sql).rows[0].int("n") >= 2)
+        guard try privilege("SELECT", on: table.name) else { return }
+        let app = try app()
+        #expect(try run(count, scope: nil, on: app).rows[0].int("n") == 0)
+        // A scope that ended (set with `true`, then the transaction committed) leaves an empty setting: still none.
+        _ = try run(Statement("SELECT 1"), scope: [orgA], on: app)
+        #expect(try run(count, scope: nil, on: app).rows[0].int("n") == 0)
+        #expect(try run(count, scope: [""], on: app).rows[0].int("n") == 0)
+    }
+
+    @Test func aScopeOfSeveralOrgsSeesEachOfThemAndNoOther() throws {
+        let (orgA, orgB, orgC) = (Self.newOrg(), Self.newOrg(), Self.newOrg())
+        let owner = try owner()
+        let table = Self.tables[0]
+        for org in [orgA, orgB, orgC] { try owner.query(table.insert, [.text(org)]) }
+        let seen = try run(Statement("SELECT DISTINCT org_id::text AS org_id FROM events"), scope: [orgA, orgB],
+                           on: try app()).rows.map { try $0.string("org_id") }
+        #expect(Set(seen) == [orgA, orgB])
+    }
+
+    @Test func everyTableWithAnOrgIdIsCoveredAndOnlyTheOwnerBypassesIt() throws {
+        let rows = try owner().query("""
+            SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity,
+                (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid AND p.polroles = '{0}'
+                    AND p.polcmd = '*') AS policies,
+                pg_get_userbyid(c.relowner) AS owner
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+              AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'org_id'
+                          AND NOT a.attisdropped)
+            """).rows
+        #expect(Set(try rows.map { try $0.string("relname") }) == Set(Self.tables.map(\.name)))
+        for row in rows {
+            let name = try row.string("relname")
+            #expect(try row.bool("relrowsecurity"), "row-level security on \(name)")
+            #expect(try row.bool("relforcerowsecurity") == false, "\(name) must not force it on its owner")
+            #expect(try row.int("policies") == 1, "the org_scope policy on \(name)")
+            #expect(try row.string("owner") != "handoff_app", "\(name) must not belong to the application role")
+        }
+        let app = try owner().query("""
+            SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = 'handoff_app'
+            """).rows[0]
+        #expect(try app.bool("rolsuper") == false)
+        #expect(try app.bool("rolbypassrls") == false)
+    }
+}

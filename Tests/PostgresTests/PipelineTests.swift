@@ -1,0 +1,83 @@
+import Postgres
+import Testing
+
+/// `Connection.pipeline` and `Pool.transaction(opening:)`: several statements in one round trip, one implicit
+/// transaction outside a block.
+@Suite struct PipelineTests {
+    @Test func aLocalSettingOfTheFirstStatementHoldsForTheNextAndEndsWithThePipeline() throws {
+        let connection = try PostgresFixture.connection()
+        let results = try connection.pipeline([
+            Statement("SELECT set_config('handoff.test', $1, true) AS set", ["first"]),
+            Statement("SELECT current_setting('handoff.test', true) AS seen", prepared: true),
+        ])
+        #expect(results.count == 2)
+        #expect(try results[1].rows[0].string("seen") == "first")
+        let after = try connection.query("SELECT current_setting('handoff.test', true) AS seen").rows[0]
+        #expect(after["seen"] ?? "" == "")
+        // Prepared statements are reused on the next pipeline.
+        let again = try connection.pipeline([
+            Statement("SELECT set_config('handoff.test', $1, true) AS set", ["second"]),
+            Statement("SELECT current_setting('handoff.test', true) AS seen", prepared: true),
+        ])
+        #expect(try again[1].rows[0].string("seen") == "second")
+    }
+
+    @Test func aFailingStatementStopsTheRestAndKeepsNothingOutsideABlock() throws {
+        let table = try PostgresFixture.table("pipeline", columns: "id int PRIMARY KEY")
+        let connection = try PostgresFixture.connection()
+        let error = #expect(throws: PostgresError.self) {
+            try connection.pipeline([
+                Statement("INSERT INTO \(table) VALUES (1)"),
+                Statement("SELECT 1 / 0 AS boom"),
+                Statement("INSERT INTO \(table) VALUES (2)"),
+            ])
+        }
+        #expect(error?.sqlState == "22012")
+        #expect(!connection.isBroken)
+        #expect(try connection.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n") == 0)
+        #expect(try connection.query("SELECT 7 AS seven").rows[0].int("seven") == 7)
+    }
+
+    @Test func aBeginInThePipelineLeavesTheBlockOpenForTheCaller() throws {
+        let table = try PostgresFixture.table("pipeblock", columns: "id int PRIMARY KEY")
+        let connection = try PostgresFixture.connection()
+        try connection.pipeline([Statement("BEGIN"), Statement("INSERT INTO \(table) VALUES (1)")])
+        try connection.execute("ROLLBACK")
+        #expect(try connection.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n") == 0)
+    }
+
+    @Test func aTransactionsOpeningStatementRunsWithBeginAndItsFailureRollsBack() throws {
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
+        let seen = try pool.transaction(opening: Statement("SELECT set_config('handoff.test', 'open', true)")) {
+            try $0.query("SELECT current_setting('handoff.test') AS seen").rows[0].string("seen")
+        }
+        #expect(seen == "open")
+        var ran = false
+        #expect(throws: PostgresError.self) {
+            try pool.transaction(opening: Statement("SELECT 1 / 0")) { _ in ran = true }
+        }
+        #expect(!ran)
+        let after = try pool.withConnection { try $0.query("SELECT 1 AS one").rows[0].int("one") }
+        #expect(after == 1)
+        #expect(pool.stats.inUse == 0)
+    }
+
+    @Test func aDeallocatedPreparedStatementIsPreparedAgain() throws {
+        let connection = try PostgresFixture.connection()
+        let statement = Statement("SELECT $1::int + 1 AS next", ["1"], prepared: true)
+        #expect(try connection.pipeline([statement])[0].rows[0].int("next") == 2)
+        try connection.execute("DEALLOCATE ALL")
+        #expect(try connection.pipeline([statement])[0].rows[0].int("next") == 2)
+    }
+
+    @Test func aTextParameterWithANulIsRefusedBeforeAnyStatementIsSent() throws {
+        let table = try PostgresFixture.table("pipenul", columns: "id int PRIMARY KEY")
+        let connection = try PostgresFixture.connection()
+        #expect(throws: PostgresError.self) {
+            try connection.pipeline([Statement("INSERT INTO \(table) VALUES (1)"),
+                                     Statement("SELECT $1::text", [.text("a\u{0}b")])])
+        }
+        #expect(!connection.isBroken)
+        #expect(try connection.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n") == 0)
+    }
+}
