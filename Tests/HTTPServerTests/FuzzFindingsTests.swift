@@ -16,4 +16,18 @@ import Testing
         #expect(RequestTarget(raw: Array("http://example.com:8080/items/1?q=z".utf8)).path == "/items/1")
     }
 
+    /// `forwarded-for`, its fixed proxy list `::ffff:192.168.0.0/112`: a mapped IPv4 range written in IPv6 form was
+    /// refused whenever its prefix went past 32 (every prefix that names less than all of IPv4), so `handoff serve`
+    /// would not start with it. Its prefix counts the 128 bits of the text as written, the IPv4 part from bit 96.
+    @Test func aMappedIPv4RangeInIPv6FormCountsItsBitsFrom96() throws {
+        let range = try ProxyTrust(["::ffff:192.168.0.0/112"])
+        #expect(range.trusts("192.168.44.1"))
+        #expect(range.trusts("::ffff:192.168.44.1"))
+        #expect(!range.trusts("192.169.0.1"))
+        let single = try ProxyTrust(["::ffff:10.0.0.1/128"])
+        #expect(single.trusts("10.0.0.1"))
+        #expect(!single.trusts("10.0.0.2"))
+        #expect(throws: ServerError.self) { try ProxyTrust(["::ffff:10.0.0.0/129"]) }
+        #expect(throws: ServerError.self) { try ProxyTrust(["10.0.0.0/33"]) }
+    }
 }
