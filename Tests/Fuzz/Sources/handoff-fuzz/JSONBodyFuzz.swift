@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Properties: a body either decodes or is refused with a 400 `APIError` whose code is `INVALID_JSON` or a
 /// `VALIDATION_*` code and whose message is not empty; a refusal never repeats a string value of the body that looks
-/// like personal data (contains `@` or a digit, 8 characters or more); every decoded body passes its own validators
-/// again and survives a print/parse round trip (`JSONBodyFuzz+RoundTrips.swift`).
+/// like personal data (8 characters or more with `@`, or with a digit and no space); every decoded body passes its
+/// own validators again and survives a print/parse round trip (`JSONBodyFuzz+RoundTrips.swift`).
 enum JSONBodyFuzz {
     static let target = FuzzTarget(name: "json-body", maxLength: 4096, run: run)
 
@@ -44,8 +44,9 @@ enum JSONBodyFuzz {
         }
     }
 
-    /// A string value of the body (8+ characters with `@` or a digit) that the message repeats, if any. Field names
-    /// may appear in messages, so every object key of the body is blanked out of the message before looking.
+    /// A string value of the body (8+ characters with `@`, or with a digit and no space) that the message repeats, if
+    /// any. Field names may appear in messages, so every object key of the body is blanked out of the message before
+    /// looking; the rules the messages quote have no 8-character run without spaces that holds a digit or `@`.
     ///
     /// Works on UTF-8 bytes: Foundation's `replacingOccurrences(of:with:)` traps on Linux when the text searched for
     /// ends in NUL (`"not".replacingOccurrences(of: "t\u{0}", with: "")`), which JSON keys may.
@@ -61,8 +62,10 @@ enum JSONBodyFuzz {
             blanked = blanked.replacing(Array(key.utf8), with: [0x01])
         }
         return values.first { value in
-            value.count >= 8 && value.contains { $0 == "@" || $0.isASCII && $0.isNumber }
-                && !value.utf8.contains(0x01) && blanked.firstRange(of: Array(value.utf8)) != nil
+            let hasDigit = value.contains { $0.isASCII && $0.isNumber }
+            let looksPersonal = value.contains("@") || hasDigit && !value.contains(" ")
+            return value.count >= 8 && looksPersonal && !value.utf8.contains(0x01)
+                && blanked.firstRange(of: Array(value.utf8)) != nil
         }
     }
 
