@@ -36,7 +36,7 @@ enum FingerprintFieldsFuzz {
             check(os == candidate && os.utf8.allSatisfy { (0x21...0x7E).contains($0) }, "osVersion '\(os)'")
         }
         let primary = FingerprintFields.primaryLanguage(candidate)
-        check(primary == primary.lowercased() && !primary.contains("-") && !primary.contains("_"),
+        check(primary == primary.lowercased() && !primary.contains { $0 == "-" || $0 == "_" },
               "primary language '\(primary)' of '\(candidate)'")
         let platform = try? DevicePlatform.parse(candidate).get()
         check(platform?.rawValue == (candidate == "ios" || candidate == "android" ? candidate : nil),

@@ -65,14 +65,14 @@ enum ForwardedForFuzz {
     }
 
     /// `::ffff:a.b.c.d/(96+n)` is the range `a.b.c.d/n` written in IPv6 form: it is accepted and trusts the same
-    /// addresses (the address itself, and the address with bit `n` flipped, which only the /0 … /n-1 ranges hold).
+    /// addresses (the address itself, inside, and the address with the last bit of its prefix flipped, outside).
     private static func checkMappedRange(_ address: IPAddress, printed: String, length: Int) {
         let plain = try? ProxyTrust(["\(printed)/\(length)"])
         let mapped = try? ProxyTrust(["::ffff:\(printed)/\(96 + length)"])
         check(mapped != nil, "::ffff:\(printed)/\(96 + length) is refused")
         guard let plain, let mapped else { return }
         var flipped = address.bytes
-        if length < 32 { flipped[length / 8] ^= 0x80 >> UInt8(length % 8) }
+        if length > 0 { flipped[(length - 1) / 8] ^= 0x80 >> UInt8((length - 1) % 8) }
         for probe in [printed, printedAddress(flipped)] {
             check(mapped.trusts(probe) == plain.trusts(probe),
                   "::ffff:\(printed)/\(96 + length) and \(printed)/\(length) disagree on \(probe)")
