@@ -30,4 +30,18 @@ import Testing
         #expect(throws: ServerError.self) { try ProxyTrust(["::ffff:10.0.0.0/129"]) }
         #expect(throws: ServerError.self) { try ProxyTrust(["10.0.0.0/33"]) }
     }
+
+    /// `request-target`, input `/done/A/` U+064C …: the router cut paths into segments at grapheme clusters, so a `/`
+    /// followed by a combining mark did not end a segment, and `/done/A/\u{64C}x` matched `/done/{pageToken}` with
+    /// the token `A/\u{64C}x`. Segments end at every `/`.
+    @Test func aSlashFollowedByACombiningMarkStillEndsASegment() {
+        var router = Router<String>()
+        router.add(.get, "/done/{token}") { "token " + ($0["token"] ?? "") }
+        router.add(.get, "/done/{a}/{b}") { "a " + ($0["a"] ?? "") + ", b " + ($0["b"] ?? "") }
+        guard case .found(let route, _) = router.match(.get, "/done/A/\u{64C}x") else {
+            Issue.record("no match for /done/A/\u{64C}x")
+            return
+        }
+        #expect(route == "a A, b \u{64C}x")
+    }
 }
