@@ -7,7 +7,7 @@ import API
 /// Properties: without `?` there is no query; an absolute-form target (`http://host` + path) splits like its path;
 /// a target built by percent-encoding a path and query pairs (fields of the input) decodes to exactly those texts;
 /// `percentDecode` undoes percent-encoding of any bytes; a matched route's pattern with its parameters put back is
-/// the path, and parameters are non-empty single segments; a 405 never lists the method it refused.
+/// the path, and parameters are non-empty and hold no `/` byte; a 405 never lists the method it refused.
 enum RequestTargetFuzz {
     static let target = FuzzTarget(name: "request-target", maxLength: 2048, run: run)
 
