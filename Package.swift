@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "handoff", targets: ["handoff"]),
+        // The parsers that take outside bytes, for the libFuzzer package in Tests/Fuzz (docs/fuzzing.md).
+        .library(name: "HandoffParsers", targets: ["API", "Commands", "Crypto", "Domain", "EventStore", "HTTPServer"]),
     ],
     targets: [
         // C libraries, wrapped as system library targets.

@@ -15,14 +15,17 @@ struct ProxyTrust: Sendable {
             guard let first = parts.first, let network = IPAddress(first) else {
                 throw .invalidConfiguration("trusted proxy \"\(entry)\" is not an IP address or CIDR range")
             }
-            let maximum = network.bytes.count * 8
-            var length = maximum
+            // The prefix counts bits of the address as written: 128 for IPv6 text, even when it is a mapped IPv4
+            // address, which `IPAddress` keeps as its 4 IPv4 bytes.
+            let writtenAsIPv6 = first.contains(":")
+            let maximum = writtenAsIPv6 ? 128 : 32
+            var length = network.bytes.count * 8
             if parts.count == 2 {
                 guard let parsed = Int(parts[1]), (0...maximum).contains(parsed) else {
                     throw .invalidConfiguration("trusted proxy \"\(entry)\" has a bad prefix length")
                 }
                 // A mapped IPv4 range written in IPv6 form ("::ffff:10.0.0.0/104") counts its bits from bit 96.
-                length = first.contains(":") && network.bytes.count == 4 ? max(0, parsed - 96) : parsed
+                length = writtenAsIPv6 && network.bytes.count == 4 ? max(0, parsed - 96) : parsed
             }
             ranges.append(Range(network: network, prefixLength: length))
         }

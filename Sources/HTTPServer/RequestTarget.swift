@@ -7,13 +7,14 @@ struct RequestTarget: Sendable, Equatable {
     /// Decoded query parameters; for repeated names the last value wins.
     var query: [String: String]
 
-    /// Splits a raw request-target (`/a%20b?x=1&y=two+words`); absolute-form targets lose scheme and authority.
+    /// Splits a raw request-target (`/a%20b?x=1&y=two+words`); absolute-form targets lose scheme and authority
+    /// (which ends at the first `/`, `?` or `#`, RFC 3986 §3.2), so `http://host?x=1` is `/?x=1`.
     init(raw: [UInt8]) {
         var target = raw[...]
         for scheme in ["http://", "https://"] where target.starts(with: Array(scheme.utf8)) {
             target = target.dropFirst(scheme.utf8.count)
-            target = target.firstIndex(of: UInt8(ascii: "/")).map { target[$0...] } ?? target[target.endIndex...]
-            if target.isEmpty { target = [UInt8(ascii: "/")][...] }
+            target = target[(target.firstIndex(where: Self.endsAuthority) ?? target.endIndex)...]
+            if target.first != UInt8(ascii: "/") { target = ([UInt8(ascii: "/")] + target)[...] }
         }
         if let hash = target.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
         let question = target.firstIndex(of: UInt8(ascii: "?"))
@@ -49,6 +50,10 @@ struct RequestTarget: Sendable, Equatable {
             index += 1
         }
         return decoded
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

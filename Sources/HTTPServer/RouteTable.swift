@@ -51,7 +51,7 @@ struct RouteTable: Sendable {
 
     /// Finds the entry for `method` and the decoded `path` (without query).
     func lookup(_ method: Method, _ path: String) -> Lookup {
-        let normalized = path.hasPrefix("/") ? path : "/" + path
+        let normalized = path.utf8.first == UInt8(ascii: "/") ? path : "/" + path
         let literalHits = literalPaths[normalized] ?? []
         if parameterized.isEmpty || literalHits.contains(where: { entries[$0].method == method }) {
             // A literal pattern beats any parameter pattern for the same path.
@@ -86,9 +86,13 @@ struct RouteTable: Sendable {
         return .methodNotAllowed(allowed)
     }
 
+    /// The segments of `path` without its leading `/`, cut at every `/` byte: not at grapheme clusters, where a `/`
+    /// followed by a combining mark would not end a segment.
     static func split(_ path: String) -> [String] {
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : path[...]
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var bytes = path.utf8[...]
+        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func parameters(of segments: [Segment], in pieces: [String]) -> [String: String]? {
