@@ -8,7 +8,7 @@ import Testing
     static let guidRef = ["$ref": "#/components/schemas/Guid"]
 
     private func document() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
     }
 
     /// Every schema the document gives a guid in one route: parameters named `guid` (and the paywall's `id`), and

@@ -16,8 +16,11 @@ enum ProjectOperations {
         OpenAPILink(name: "emailRecovery", operationId: "requestEmailRecovery",
                     requestBody: ["projectId": "$response.body#/projectId"],
                     description: "a buyer asks for a recovery mail"),
+        OpenAPILink(name: "user", operationId: "createUser", description: "find or create a buyer of this project"),
+        OpenAPILink(name: "payment", operationId: "createPayment", description: "record a payment in this project"),
         OpenAPILink(name: "update", operationId: "updateProject", description: "change the settings"),
         OpenAPILink(name: "history", operationId: "listEvents", description: "read the organization's history"),
+        OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
     ]
 
     static let show = OpenAPIOperation(

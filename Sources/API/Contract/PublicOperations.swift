@@ -63,6 +63,10 @@ enum PublicOperations {
                             parameters: [("projectId", "$response.body#/data/projectId"),
                                          ("guid", "$response.body#/data/guid")],
                             description: "the app asks for the buyer's entitlements"),
+                OpenAPILink(name: "paywallBuyer", operationId: "getPaywallBuyer",
+                            parameters: [("projectId", "$response.body#/data/projectId"), ("origin", "app"),
+                                         ("id", "$response.body#/data/guid")],
+                            description: "the app opens the paywall for its buyer"),
             ]),
             .error(404, "the same answer for an unknown, expired, used, malformed or missing code", codes: []),
             limited(Environment.defaultResolveLimit, ", or a recently failed IP while the deployment's failed-lookup "
