@@ -90,8 +90,9 @@ import Testing
     }
 
     /// The longest body a schema allows, as a client would encode it: each character of a string that may hold
-    /// non-ASCII text as a `\uXXXX\uXXXX` pair (12 bytes), of an ASCII one as at most 2 (`\"`), Python's `", "`
-    /// and `": "` separators. Every route's limit must take it, or a valid request could get 413.
+    /// non-ASCII text as a `\uXXXX\uXXXX` pair (12 bytes), of an ASCII one as 2 when it may be `"` or `\` (`\"`),
+    /// else 1; Python's `", "` and `": "` separators. Every route's limit must take it, or a valid request could get
+    /// 413.
     private func longest(_ schema: Any) -> Int {
         guard let schema = schema as? [String: Any] else { return 0 }
         if let ref = schema["$ref"] as? String {
@@ -108,7 +109,9 @@ import Testing
         if types.contains("string") {
             let pattern = schema["pattern"] as? String ?? ""
             let asciiOnly = !pattern.isEmpty && !pattern.contains("[^") && pattern.utf8.allSatisfy { $0 < 0x80 }
-            return 2 + (schema["maxLength"] as? Int ?? 100_000) * (asciiOnly ? 2 : 12)
+            let shortest = max(1, schema["minLength"] as? Int ?? 1)
+            let escaped = ["\"", "\\"].contains { SchemaCheck.search(pattern, in: String(repeating: $0, count: shortest)) }
+            return 2 + (schema["maxLength"] as? Int ?? 100_000) * (asciiOnly ? (escaped ? 2 : 1) : 12)
         }
         if types.contains("integer") { return 20 }
         return 5
