@@ -39,7 +39,7 @@ enum DocsHandler {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Handoff API</title>
-        <style>body { margin: 0; } noscript, #missing { display: block; padding: 2em; font-family: sans-serif; }</style>
+        <style>body { margin: 0; } noscript { display: block; padding: 2em; font-family: sans-serif; }</style>
         </head>
         <body>
         <noscript>This page renders <a href="openapi.json">/openapi.json</a> with JavaScript.</noscript>

@@ -67,8 +67,9 @@ struct RefundAnswer: Encodable {
 }
 
 /// `{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, pageToken, postPaymentUrl}, install:{token,
-/// expiresAt, playStoreUrl, trackerUrl}}`; absent links are null; `pageToken` is the last segment of `postPaymentUrl`. The tracker URLs are the two variants of the project's tracker
-/// link (`TrackerLink`): `handoff.trackerUrl` leads into the app, `install.trackerUrl` to the store.
+/// expiresAt, playStoreUrl, trackerUrl}}`; absent links are null; `pageToken` is the last segment of `postPaymentUrl`.
+/// The tracker URLs are the two variants of the project's tracker link (`TrackerLink`): `handoff.trackerUrl` leads
+/// into the app, `install.trackerUrl` to the store.
 struct PaymentAnswer: Encodable {
     var paymentId: String
     var guid: String

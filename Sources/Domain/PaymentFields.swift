@@ -37,8 +37,9 @@ public enum PaymentFields {
     /// refusal `VALIDATION_EXPIRES_AT_FORMAT`. The instant is kept to the millisecond.
     public static func rfc3339(_ text: String, field: String = "expiresAt") -> Result<Date, FieldRefusal> {
         guard let date = RFC3339.parse(text) else {
-            return .failure(FieldRefusal(field: field, code: .expiresAtFormat,
-                                         rule: "be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null"))
+            return .failure(FieldRefusal(
+                field: field, code: .expiresAtFormat,
+                rule: "be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null"))
         }
         return .success(date)
     }

@@ -58,7 +58,8 @@ def main():
                 elif method == "Runtime.exceptionThrown":
                     errors.append(params.get("exceptionDetails", {}).get("text", "exception"))
                 elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
-                    errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+                    values = params.get("args", [])
+                    errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in values))
             return messages
 
         browser.read_messages = watching

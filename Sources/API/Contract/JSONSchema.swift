@@ -65,7 +65,9 @@ public struct JSONSchema: Sendable, Equatable {
     static func constant(_ value: JSONValue) -> JSONSchema { JSONSchema([.init("const", value)]) }
 
     /// A reference to `#/components/schemas/<name>`.
-    static func ref(_ name: String) -> JSONSchema { JSONSchema([.init("$ref", .string("#/components/schemas/\(name)"))]) }
+    static func ref(_ name: String) -> JSONSchema {
+        JSONSchema([.init("$ref", .string("#/components/schemas/\(name)"))])
+    }
 
     /// An array of `items`.
     static func array(_ items: JSONSchema) -> JSONSchema {
@@ -98,8 +100,9 @@ public struct JSONSchema: Sendable, Equatable {
     /// This schema or `null`: `type` becomes `[type, "null"]` where that keeps its meaning, else `anyOf` with null
     /// (`not`, `enum` and `const` would refuse null).
     func nullable() -> JSONSchema {
-        if let index = keywords.firstIndex(where: { $0.key == "type" }), case .string(let type) = keywords[index].value,
-           !keywords.contains(where: { ["enum", "const", "not", "anyOf", "oneOf", "allOf"].contains($0.key) }) {
+        let refusingNull: Set<String> = ["enum", "const", "not", "anyOf", "oneOf", "allOf"]
+        if let index = keywords.firstIndex(where: { $0.key == "type" }),
+           case .string(let type) = keywords[index].value, !keywords.contains(where: { refusingNull.contains($0.key) }) {
             return with("type", [.string(type), "null"])
         }
         return .anyOf([self, .null])

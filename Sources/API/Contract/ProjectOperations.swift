@@ -55,16 +55,16 @@ enum ProjectOperations {
 
     /// One branch per tracker choice (none given, none, appsflyer, adjust), each closed to other fields.
     static let patchBody: JSONSchema = {
+        let universal = JSONSchema([.init("pattern", .string(TrackerLink.adjustUniversalLinkPattern))])
+        let withAdjT = JSONSchema([.init("pattern", .string(TrackerLink.adjTParameterPattern))])
         let adjustLink = JSONSchema.anyOf([
-            ContractFields.url.excluding(JSONSchema([.init("pattern", .string(TrackerLink.adjustUniversalLinkPattern))])),
-            ContractFields.url.with("allOf", [JSONSchema([
-                .init("pattern", .string(TrackerLink.adjTParameterPattern)),
-            ]).json]),
+            ContractFields.url.excluding(universal), ContractFields.url.with("allOf", [withAdjT.json]),
         ])
         return .oneOf([
             .object(settings),
             .object(settings + [.required("tracker", .constant("none")), .optional("trackerLink", .null)]),
-            .object(settings + [.required("tracker", .constant("appsflyer")), .required("trackerLink", ContractFields.url)]),
+            .object(settings + [.required("tracker", .constant("appsflyer")),
+                                .required("trackerLink", ContractFields.url)]),
             .object(settings + [.required("tracker", .constant("adjust")), .required("trackerLink", adjustLink)]),
         ])
     }()

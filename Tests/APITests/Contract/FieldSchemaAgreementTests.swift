@@ -95,7 +95,8 @@ import Testing
         let url = { (text: String) in Self.ok(PaywallURL.parse(text)) }
         agree(ContractFields.url, url, [
             "https://a", "https://pay.example.com/checkout?x=1&y=%2F#top", "HTTPS://A.B", "http://localhost",
-            "HTTP://LOCALHOST:8080/x", "http://127.0.0.1:3000", "http://[::1]/p", "https://[::1]", "http://example.com",
+            "HTTP://LOCALHOST:8080/x", "http://127.0.0.1:3000", "http://[::1]/p", "https://[::1]",
+            "http://example.com",
             "https://user@host", "https://a b", "https://a/%zz", "https://a/%41", "https://a:65535", "https://a:65536",
             "https://a:", "ftp://a", "https://", "https://a/#f#g", "https://é.com", "https://a/é", "https://a/\"",
             "https://a/<", "https://a/[x]", "https://a/a|b", "https://a/'()*+,;=:@!$&~", "https://a.b.c-d_e",
@@ -155,6 +156,7 @@ import Testing
               ["K7M2Q9XB", "K7M2Q9X", "K7M2Q9XBB", "k7m2q9xb", "K7M2Q9X1", "K7M2Q9XO", "K7M2Q9XI"])
         agree(ContractFields.pageToken, PageTokenText.isWellFormed,
               [String(repeating: "A", count: 32), String(repeating: "_", count: 31) + "-",
-               String(repeating: "A", count: 31), String(repeating: "A", count: 33), String(repeating: "=", count: 32)])
+               String(repeating: "A", count: 31), String(repeating: "A", count: 33),
+               String(repeating: "=", count: 32)])
     }
 }

@@ -24,7 +24,8 @@ import Testing
         // Each documented path, with its parameters filled in, is matched by the router to that very pattern.
         for (method, path, _) in operations {
             let concrete = path.replacingOccurrences(of: "{guid}", with: "abc")
-                .replacingOccurrences(of: "{paymentId}", with: "pi_1").replacingOccurrences(of: "{pageToken}", with: "t")
+                .replacingOccurrences(of: "{paymentId}", with: "pi_1")
+                .replacingOccurrences(of: "{pageToken}", with: "t")
             guard case .found(_, let pattern) = Route.router.match(HTTPServer.Method(method),
                                                                   concrete) else {
                 Issue.record("the router does not match \(method) \(concrete)")
@@ -78,7 +79,8 @@ import Testing
                 for (name, link) in response["links"] as? [String: [String: Any]] ?? [:] {
                     links += 1
                     let target = try #require(byId[link["operationId"] as? String ?? ""], "\(name)")
-                    let parameters = (target["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                    let parameters = (target["parameters"] as? [[String: Any]] ?? [])
+                        .compactMap { $0["name"] as? String }
                     for key in (link["parameters"] as? [String: String] ?? [:]).keys {
                         #expect(parameters.contains(key), "link \(name): \(key)")
                     }
@@ -110,7 +112,9 @@ import Testing
             let pattern = schema["pattern"] as? String ?? ""
             let asciiOnly = !pattern.isEmpty && !pattern.contains("[^") && pattern.utf8.allSatisfy { $0 < 0x80 }
             let shortest = max(1, schema["minLength"] as? Int ?? 1)
-            let escaped = ["\"", "\\"].contains { SchemaCheck.search(pattern, in: String(repeating: $0, count: shortest)) }
+            let escaped = ["\"", "\\"].contains {
+                SchemaCheck.search(pattern, in: String(repeating: $0, count: shortest))
+            }
             return 2 + (schema["maxLength"] as? Int ?? 100_000) * (asciiOnly ? (escaped ? 2 : 1) : 12)
         }
         if types.contains("integer") { return 20 }
