@@ -27,6 +27,7 @@ enum OpenAPIDocument {
                 ("title", "Handoff"), ("version", "0.1.0"),
                 ("description", .string(description)),
             ])),
+            ("tags", tags),
             ("components", .object([
                 ("schemas", .object(ContractSchemas.components.map { .init($0.0, $0.1.json) })),
                 ("securitySchemes", ["secretKey": [
@@ -36,6 +37,20 @@ enum OpenAPIDocument {
             ])),
             ("paths", .object(paths.map { .init($0.pattern, .object($0.methods)) })),
         ])
+    }
+
+    /// The groups of operations, in the order a reader meets them.
+    static let tags: JSONValue = .array([
+        tag("server-to-server", "For the tenant's backend: Authorization: Bearer sk_live_… (a project's secret key, "
+            + "which reaches only its own project); rate-limited per key."),
+        tag("public", "For apps, browsers and the paywall: no key; rate-limited per client IP, and refused (503) "
+            + "rather than unlimited while Redis is down."),
+        tag("operations", "Health and readiness, for load balancers."),
+        tag("documentation", "This document, as JSON and rendered."),
+    ])
+
+    private static func tag(_ name: String, _ description: String) -> JSONValue {
+        .object([.init("name", .string(name)), .init("description", .string(description))])
     }
 
     static let description = """
