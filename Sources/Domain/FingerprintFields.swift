@@ -3,17 +3,21 @@ import Foundation
 /// Checks of the free-text fields of a fingerprint and of a resolve-by-fingerprint call. Each refusal names the
 /// field and never echoes the value.
 public enum FingerprintFields {
-    /// The characters of a time zone name, and its lengths.
+    /// The characters of a time zone name.
     public static let timezoneCharacters = ASCIISet("A-Za-z0-9/_+-")
+    /// The lengths of a time zone name.
     public static let timezoneLengths = 1...64
-    /// The characters of a language tag, and its lengths.
+    /// The characters of a language tag.
     public static let languageCharacters = ASCIISet("A-Za-z0-9_-")
+    /// The lengths of a language tag.
     public static let languageLengths = 1...35
-    /// The characters of an OS version (printable ASCII without the space), and its lengths.
+    /// The characters of an OS version: printable ASCII without the space.
     public static let osVersionCharacters = ASCIISet("!-~")
+    /// The lengths of an OS version.
     public static let osVersionLengths = 1...32
-    /// The characters of a bundle id or package name as an app reports it, and its lengths.
+    /// The characters of a bundle id or package name as an app reports it.
     public static let bundleIDCharacters = ASCIISet("A-Za-z0-9._-")
+    /// The lengths of a bundle id or package name.
     public static let bundleIDLengths = 1...255
 
     /// An IANA time zone name (`Europe/Berlin`, `America/Argentina/Buenos_Aires`, `UTC`, `Etc/GMT+3`): 1 to 64

@@ -4,14 +4,14 @@ import Domain
 ///
 /// A schema is its keywords in order; the builders below cover what the API needs. Patterns are whole-text regular
 /// expressions in the subset ECMA-262, Python, ICU and Rust read alike; lengths count Unicode scalars.
-public struct JSONSchema: Sendable, Equatable {
+struct JSONSchema: Sendable, Equatable {
     /// The keywords, in the order they print.
-    public private(set) var keywords: [JSONValue.Member]
+    private(set) var keywords: [JSONValue.Member]
 
     init(_ keywords: [JSONValue.Member]) { self.keywords = keywords }
 
     /// The schema as JSON.
-    public var json: JSONValue { .object(keywords) }
+    var json: JSONValue { .object(keywords) }
 
     /// This schema with one more keyword (or an existing one replaced).
     func with(_ key: String, _ value: JSONValue) -> JSONSchema {

@@ -2,7 +2,7 @@ import Telemetry
 
 /// A JSON value whose objects keep their keys in the order written: documents Handoff builds in code
 /// (`/openapi.json`), printed compactly and the same way every time.
-public indirect enum JSONValue: Sendable, Equatable {
+indirect enum JSONValue: Sendable, Equatable {
     case object([Member])
     case array([JSONValue])
     case string(String)
@@ -11,23 +11,23 @@ public indirect enum JSONValue: Sendable, Equatable {
     case null
 
     /// One key and its value in an object.
-    public struct Member: Sendable, Equatable {
-        public let key: String
-        public let value: JSONValue
+    struct Member: Sendable, Equatable {
+        let key: String
+        let value: JSONValue
 
-        public init(_ key: String, _ value: JSONValue) {
+        init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// An object of the pairs whose value is not nil, in the order given.
-    public static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+    static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
         .object(pairs.compactMap { key, value in value.map { Member(key, $0) } })
     }
 
     /// The compact JSON text as UTF-8.
-    public var bytes: [UInt8] {
+    var bytes: [UInt8] {
         var out = JSONBytes(capacity: 1 << 16)
         append(to: &out)
         return out.bytes
@@ -62,11 +62,11 @@ public indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .integer(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(elements.map { Member($0.0, $0.1) })
     }
 }

@@ -1,5 +1,3 @@
-import Domain
-
 /// What one route takes and answers, as `/openapi.json` states it. Each `Route` declares one
 /// (`Route+Operation.swift`); `OpenAPIDocument` adds what follows from the route itself (its method and path, the
 /// secret-key gate, the body limit) and the answers every route shares (413, 500, 503).
@@ -29,35 +27,5 @@ struct OpenAPIOperation: Sendable {
         self.body = body
         self.responses = responses
         self.usesBackends = usesBackends
-    }
-}
-
-/// A path, query or header parameter.
-struct OpenAPIParameter: Sendable {
-    enum Location: String, Sendable { case path, query, header }
-
-    var name: String
-    var location: Location
-    var schema: JSONSchema
-    var required: Bool
-    var description: String?
-
-    static func path(_ name: String, _ schema: JSONSchema, _ description: String? = nil) -> OpenAPIParameter {
-        OpenAPIParameter(name: name, location: .path, schema: schema, required: true, description: description)
-    }
-
-    static func query(_ name: String, _ schema: JSONSchema, required: Bool = false, _ description: String? = nil)
-        -> OpenAPIParameter
-    {
-        OpenAPIParameter(name: name, location: .query, schema: schema, required: required, description: description)
-    }
-
-    static func header(_ name: String, _ schema: JSONSchema, _ description: String? = nil) -> OpenAPIParameter {
-        OpenAPIParameter(name: name, location: .header, schema: schema, required: false, description: description)
-    }
-
-    var json: JSONValue {
-        .object([("name", .string(name)), ("in", .string(location.rawValue)), ("required", .bool(required)),
-                 ("description", description.map(JSONValue.string)), ("schema", schema.json)])
     }
 }
