@@ -47,6 +47,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: ["Domain", "Commands", "Redis", "Crypto", "HTTPServer", "Telemetry"],
+            // Redoc's standalone bundle for `/docs` (vendored from PyPI, see Sources/API/Redoc/README.md).
+            resources: [.copy("Redoc")],
             swiftSettings: strict
         ),
         .target(

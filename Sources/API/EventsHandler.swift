@@ -18,10 +18,12 @@ import HTTPServer
 enum EventsHandler {
     static let defaultLimit = 100
     static let maximumLimit = 1000
+    /// The largest `after` taken (12 digits: far beyond any organization's history).
+    static let maximumAfter = 999_999_999_999
 
     static func history(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let tenant = try context.tenant()
-        let after = try integer(request.query["after"], name: "after", default: 0, range: 0...999_999_999_999)
+        let after = try integer(request.query["after"], name: "after", default: 0, range: 0...maximumAfter)
         let limit = try integer(request.query["limit"], name: "limit", default: defaultLimit, range: 1...maximumLimit)
         let json = try environment.identity().history.page(org: tenant.orgId, after: after, limit: limit)
         return JSONResponse.raw(json.canonicalText)

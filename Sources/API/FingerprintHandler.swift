@@ -71,7 +71,7 @@ struct FingerprintCaptureRequest: Decodable {
         let container = try decoder.container(keyedBy: JSONField.self)
         try JSONBody.refuseUnknownFields(in: container, allowed: Self.fields, what: "a field of a fingerprint")
         token = try container.decode(String.self, forKey: JSONField("token"))
-        guard (1...128).contains(token.utf8.count) else {
+        guard PageTokenText.isWellFormed(token) else {
             throw APIError.validation("field 'token' must be the page token of the post-payment URL")
         }
         let screen = try refusing(ScreenSize.parse(try container.decode(String.self, forKey: JSONField("screen"))))

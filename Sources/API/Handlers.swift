@@ -9,6 +9,8 @@ enum Handlers {
         case .healthz: return HealthHandler.healthz(request, environment)
         case .readyz: return try HealthHandler.readyz(request, environment)
         case .openAPI: return OpenAPIHandler.document(request, environment)
+        case .docs: return DocsHandler.page(request, environment)
+        case .docsScript: return try DocsHandler.script(request, environment)
         case .project: return try ProjectHandler.show(request, context.tenant(), environment)
         case .updateProject: return try ProjectHandler.update(request, context, environment)
         case .createUser: return try UserHandler.create(request, context, environment)

@@ -25,12 +25,12 @@ enum PaymentHandler {
         }
         let trackerURL = PaymentAnswer.trackerURL(settings: settings, installToken: recorded.installToken,
                                                   projectId: recorded.projectId, paywallId: body.payment.paywallId)
+        let pageToken = identity.context.pageTokens.seal(recorded.handoffCode)
         let answer = PaymentAnswer(
             paymentId: recorded.paymentId.text, guid: recorded.guid.description,
             handoff: .init(code: recorded.handoffCode.text, expiresAt: PaymentFields.text(recorded.handoffExpiresAt),
-                           returnLink: returnLink, trackerUrl: trackerURL(.app),
-                           postPaymentUrl: environment.publicBaseURL + "/done/"
-                               + identity.context.pageTokens.seal(recorded.handoffCode)),
+                           returnLink: returnLink, trackerUrl: trackerURL(.app), pageToken: pageToken,
+                           postPaymentUrl: environment.publicBaseURL + "/done/" + pageToken),
             install: .init(token: recorded.installToken.text, expiresAt: PaymentFields.text(recorded.installExpiresAt),
                            playStoreUrl: playStoreURL, trackerUrl: trackerURL(.store)))
         return try JSONResponse.encode(answer)
@@ -66,9 +66,10 @@ struct RefundAnswer: Encodable {
     var refundedAt: String
 }
 
-/// `{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, postPaymentUrl}, install:{token, expiresAt,
-/// playStoreUrl, trackerUrl}}`; absent links are null. The tracker URLs are the two variants of the project's tracker
-/// link (`TrackerLink`): `handoff.trackerUrl` leads into the app, `install.trackerUrl` to the store.
+/// `{paymentId, guid, handoff:{code, expiresAt, returnLink, trackerUrl, pageToken, postPaymentUrl}, install:{token,
+/// expiresAt, playStoreUrl, trackerUrl}}`; absent links are null; `pageToken` is the last segment of `postPaymentUrl`.
+/// The tracker URLs are the two variants of the project's tracker link (`TrackerLink`): `handoff.trackerUrl` leads
+/// into the app, `install.trackerUrl` to the store.
 struct PaymentAnswer: Encodable {
     var paymentId: String
     var guid: String
@@ -94,6 +95,7 @@ struct PaymentAnswer: Encodable {
         var expiresAt: String
         var returnLink: String?
         var trackerUrl: String?
+        var pageToken: String
         var postPaymentUrl: String
 
         func encode(to encoder: any Encoder) throws {
@@ -102,9 +104,12 @@ struct PaymentAnswer: Encodable {
             try container.encode(expiresAt, forKey: .expiresAt)
             try container.encode(returnLink, forKey: .returnLink)
             try container.encode(trackerUrl, forKey: .trackerUrl)
+            try container.encode(pageToken, forKey: .pageToken)
             try container.encode(postPaymentUrl, forKey: .postPaymentUrl)
         }
-        private enum CodingKeys: String, CodingKey { case code, expiresAt, returnLink, trackerUrl, postPaymentUrl }
+        private enum CodingKeys: String, CodingKey {
+            case code, expiresAt, returnLink, trackerUrl, pageToken, postPaymentUrl
+        }
     }
 
     struct Install: Encodable {

@@ -31,6 +31,10 @@ enum ProjectHandler {
 
 /// The body of `PATCH /s2s/v1/project`: any of the settings fields; an absent field is kept, `null` clears an
 /// optional one. Unknown fields are refused, so a misspelt field is not silently ignored.
+///
+/// `tracker` and `trackerLink` change together, so that whether a body is taken never depends on the stored project
+/// (which `/openapi.json` could not say): `trackerLink` only with `tracker`, a tracker other than `none` with its
+/// link, `none` without one (`null` or absent).
 struct ProjectSettingsPatch: Decodable {
     var change = ProjectSettingsChange(fields: .json)
 
@@ -66,6 +70,15 @@ struct ProjectSettingsPatch: Decodable {
             case .success(let value): change.tracker = value
             case .failure(let refusal): throw APIError(refusal)
             }
+        }
+        switch (change.tracker, change.trackerLink) {
+        case (nil, .unchanged), (ProjectSettings.Tracker.none?, _), (_?, .set): break
+        case (nil, _):
+            throw APIError(FieldRefusal(field: "trackerLink", code: .trackerLinkFormat,
+                                        rule: "be sent together with field 'tracker'"))
+        case (let chosen?, _):
+            throw APIError(FieldRefusal(field: "trackerLink", code: .trackerLinkFormat,
+                                        rule: "be given when the tracker is \(chosen.rawValue)"))
         }
         let emailVerification = Key("emailVerification")
         if container.contains(emailVerification) {

@@ -23,6 +23,17 @@ public struct RateLimit: Sendable, Equatable {
         self.onFailure = onFailure
     }
 
+    /// This limit with `factor` times the rate and the burst (`RATE_LIMIT_MULTIPLIER`: load and contract tests
+    /// raise every limit at once; production keeps 1). The per-process cap without Redis is scaled too.
+    public func scaled(by factor: Int) -> RateLimit {
+        let policy: FailurePolicy
+        switch onFailure {
+        case .closed: policy = .closed
+        case .openWithCap(let cap): policy = .openWithCap(perProcessPerSecond: cap * factor)
+        }
+        return RateLimit(name: name, perSecond: perSecond * Double(factor), burst: burst * factor, onFailure: policy)
+    }
+
     /// `count` requests per `seconds`, all of which may come at once (e.g. 10 per 60 s).
     public static func perWindow(name: String, count: Int, seconds: Double, onFailure: FailurePolicy) -> RateLimit {
         RateLimit(name: name, perSecond: Double(count) / seconds, burst: count, onFailure: onFailure)

@@ -6,6 +6,12 @@ public struct AndroidPackage: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a package name may have here.
     public static let maxLength = 255
 
+    /// The characters of a segment after its first letter.
+    public static let segmentCharacters = ASCIISet("A-Za-z0-9_")
+    /// A whole package name (the length apart): two or more segments.
+    public static let pattern = "^[A-Za-z][\(segmentCharacters.classBody)]*"
+        + "(?:\\.[A-Za-z][\(segmentCharacters.classBody)]*)+$"
+
     /// The package name as given.
     public let text: String
 
@@ -20,7 +26,7 @@ public struct AndroidPackage: Hashable, Sendable, CustomStringConvertible {
         let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let wellFormed = text.utf8.count <= maxLength && segments.count >= 2 && segments.allSatisfy { segment in
             guard let first = segment.first, ASCII.isLetter(first) else { return false }
-            return segment.allSatisfy { ASCII.isLetterOrDigit($0) || $0 == UInt8(ascii: "_") }
+            return segment.allSatisfy(segmentCharacters.contains)
         }
         guard wellFormed else {
             return .failure(FieldRefusal(

@@ -12,6 +12,12 @@ public struct BuyerGuid: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a guid may have; also what keeps a guid from naming an address's personal-data subject
     /// (`email:<64 hex>`, 70 characters).
     public static let maxLength = 64
+    /// The characters of a guid: `A–Z a–z 0–9 . _ : -`.
+    public static let characters = ASCIISet("A-Za-z0-9._:-")
+    /// A whole guid's shape, `^[A-Za-z0-9._:-]{1,64}$`; `refusedPattern` names the texts of that shape still refused.
+    public static let pattern = characters.pattern(lengths: 1...maxLength)
+    /// The texts of guid shape that `parse` refuses: unset device ids (`UnsetDeviceID`) and the dot segments.
+    public static let refusedPattern = "^(?:" + (UnsetDeviceID.patterns + [#"\.\.?"#]).joined(separator: "|") + ")$"
 
     /// The id exactly as it was first given (or minted).
     public let text: String
@@ -53,17 +59,6 @@ public struct BuyerGuid: Hashable, Sendable, CustomStringConvertible {
 
     /// 1–64 bytes, each of `A–Z a–z 0–9 . _ : -` (so the UTF-8 and the characters are the same count).
     private static func hasGuidShape(_ bytes: [UInt8]) -> Bool {
-        (1...maxLength).contains(bytes.count) && bytes.allSatisfy(isAllowed)
-    }
-
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-             UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
+        (1...maxLength).contains(bytes.count) && bytes.allSatisfy(characters.contains)
     }
 }

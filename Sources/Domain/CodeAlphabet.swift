@@ -5,6 +5,8 @@
 /// 8 characters with no bias. Uppercase only: the server compares exactly (a lowercase code is a 404).
 enum CodeAlphabet {
     static let symbols = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ".utf8)
+    /// The symbols as a set, for checks and patterns.
+    static let characters = ASCIISet("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
     /// Characters in a code.
     static let length = 8
     /// Random bytes that make one code (8 × 5 bits).
@@ -20,6 +22,6 @@ enum CodeAlphabet {
 
     /// True when `text` is exactly 8 characters of the alphabet.
     static func isCode(_ text: String) -> Bool {
-        text.utf8.count == length && text.utf8.allSatisfy(symbols.contains)
+        text.utf8.count == length && characters.containsAll(text)
     }
 }

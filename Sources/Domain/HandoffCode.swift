@@ -10,6 +10,8 @@ public struct HandoffCode: Hashable, Sendable {
     public static let lifetime: TimeInterval = 72 * 60 * 60
     /// Random bytes that make one code.
     public static let randomByteCount = CodeAlphabet.randomByteCount
+    /// A whole code (or install token, same shape): 8 of `23456789ABCDEFGHJKLMNPQRSTUVWXYZ`.
+    public static let pattern = CodeAlphabet.characters.pattern(lengths: CodeAlphabet.length...CodeAlphabet.length)
 
     /// The 8 uppercase characters.
     public let text: String

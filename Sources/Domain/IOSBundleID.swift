@@ -6,6 +6,11 @@ public struct IOSBundleID: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a bundle id may have here.
     public static let maxLength = 255
 
+    /// The characters of a segment.
+    public static let segmentCharacters = ASCIISet("A-Za-z0-9-")
+    /// A whole bundle id (the length apart): `.`-separated non-empty segments.
+    public static let pattern = "^[\(segmentCharacters.classBody)]+(?:\\.[\(segmentCharacters.classBody)]+)*$"
+
     /// The bundle id as given.
     public let text: String
 
@@ -17,7 +22,7 @@ public struct IOSBundleID: Hashable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String, field: String = "iosBundleId") -> Result<IOSBundleID, FieldRefusal> {
         let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let wellFormed = text.utf8.count <= maxLength && segments.allSatisfy { segment in
-            !segment.isEmpty && segment.allSatisfy { ASCII.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") }
+            !segment.isEmpty && segment.allSatisfy(segmentCharacters.contains)
         }
         guard wellFormed else {
             return .failure(FieldRefusal(

@@ -2,10 +2,16 @@ import Foundation
 
 /// The other fields of a payment (`POST /s2s/v1/payments`): currency, catalog ids and the RFC 3339 expiry.
 public enum PaymentFields {
+    /// The letters of a currency code.
+    public static let currencyLetters = ASCIISet("A-Z")
+    /// A whole currency code: `^[A-Z]{3}$`.
+    public static let currencyPattern = currencyLetters.pattern(lengths: 3...3)
+    /// The largest `amount`: the largest 64-bit integer (the column is a Postgres `bigint`).
+    public static let maxAmount = Int(Int64.max)
+
     /// ISO 4217 alphabetic code: exactly 3 uppercase ASCII letters (`EUR`, `USD`). Refusal `VALIDATION_CURRENCY_FORMAT`.
     public static func currency(_ text: String, field: String = "currency") -> Result<String, FieldRefusal> {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 3, bytes.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+        guard text.utf8.count == 3, currencyLetters.containsAll(text) else {
             return .failure(FieldRefusal(field: field, code: .currencyFormat, rule: "be 3 uppercase letters (ISO 4217)"))
         }
         return .success(text)
@@ -27,24 +33,16 @@ public enum PaymentFields {
         }
     }
 
-    /// An RFC 3339 date-time with a `Z` or `±hh:mm` offset and optional fractional seconds; refusal
-    /// `VALIDATION_EXPIRES_AT_FORMAT`. The instant is kept to the millisecond.
+    /// An RFC 3339 date-time by `RFC3339`'s rule (a real date in 1970–9999, `Z` or `±hh:mm`, optional fraction);
+    /// refusal `VALIDATION_EXPIRES_AT_FORMAT`. The instant is kept to the millisecond.
     public static func rfc3339(_ text: String, field: String = "expiresAt") -> Result<Date, FieldRefusal> {
-        let refusal = FieldRefusal(field: field, code: .expiresAtFormat,
-                                   rule: "be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null")
-        guard text.utf8.count <= 40, text.utf8.count >= 20 else { return .failure(refusal) }
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        guard let date = plain.date(from: text) ?? withFraction.date(from: text),
-              (0..<latestInstant).contains(date.timeIntervalSince1970) else { return .failure(refusal) }
-        return .success(Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000))
+        guard let date = RFC3339.parse(text) else {
+            return .failure(FieldRefusal(
+                field: field, code: .expiresAtFormat,
+                rule: "be an RFC 3339 date-time from 1970 to 9999 (after its offset) or null"))
+        }
+        return .success(date)
     }
-
-    /// 10000-01-01T00:00:00Z in seconds since 1970: the first instant that is not in the years 1970–9999 (an offset
-    /// such as `9999-12-31T23:59:59-23:59` would otherwise store a year-10000 expiry).
-    static let latestInstant: TimeInterval = 253_402_300_800
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC: how the API writes instants.
     public static func text(_ date: Date) -> String {

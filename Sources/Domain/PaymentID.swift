@@ -6,6 +6,10 @@
 public struct PaymentID: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a payment id may have.
     public static let maxLength = 128
+    /// The characters of a payment id (and of `productId`, `entitlement`, `paywallId`): `A–Z a–z 0–9 . _ : -`.
+    public static let characters = ASCIISet("A-Za-z0-9._:-")
+    /// A whole payment id: `^[A-Za-z0-9._:-]{1,128}$`.
+    public static let pattern = characters.pattern(lengths: 1...maxLength)
 
     /// The id as the tenant sent it.
     public let text: String
@@ -17,21 +21,10 @@ public struct PaymentID: Hashable, Sendable, CustomStringConvertible {
     /// Parses a payment id; refuses an empty, too long or out-of-set one with `VALIDATION_PAYMENT_ID_FORMAT`.
     public static func parse(_ text: String, field: String = "paymentId") -> Result<PaymentID, FieldRefusal> {
         let bytes = Array(text.utf8)
-        guard (1...maxLength).contains(bytes.count), bytes.allSatisfy(isAllowed) else {
+        guard (1...maxLength).contains(bytes.count), bytes.allSatisfy(characters.contains) else {
             return .failure(FieldRefusal(field: field, code: .paymentIDFormat,
                                          rule: "be 1–\(maxLength) characters of A-Z a-z 0-9 . _ : -"))
         }
         return .success(PaymentID(text: text))
-    }
-
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-             UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
     }
 }

@@ -16,13 +16,15 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
     /// What verifies a buyer's e-mail address (`payment`, the default, or `mailbox`).
     public var emailVerification: EmailVerification
 
-    /// Where a project sends install attribution.
+    /// Where a project sends install attribution; the raw values are the API's words.
     public enum Tracker: String, Codable, Hashable, Sendable, CaseIterable {
         case none, appsflyer, adjust
     }
 
-    /// The most characters a project name may have.
+    /// The most characters (Unicode scalars) a project name may have.
     public static let maxNameLength = 200
+    /// A whole project name (lengths apart): no control characters.
+    public static let namePattern = "^[^\(ScalarSet.controls.classBody)]*$"
 
     public init(name: String, paywallUrl: String? = nil, returnScheme: String? = nil, androidPackage: String? = nil,
                 iosBundleId: String? = nil, fingerprint: Bool = false, tracker: Tracker = .none,
@@ -90,8 +92,8 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         case .unchanged: break
         case .clear: return .failure(Self.nameRefusal(fields.name))
         case .set(let text):
-            guard !text.isEmpty, text.count <= Self.maxNameLength,
-                  !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            guard (1...Self.maxNameLength).contains(text.unicodeScalars.count),
+                  !text.unicodeScalars.contains(where: ScalarSet.controls.contains)
             else { return .failure(Self.nameRefusal(fields.name)) }
             next.name = text
         }

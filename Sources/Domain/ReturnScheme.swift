@@ -13,6 +13,15 @@ public struct ReturnScheme: Hashable, Sendable, CustomStringConvertible {
         "vbscript", "ws", "wss",
     ]
 
+    /// The characters after the first letter.
+    public static let characters = ASCIISet("A-Za-z0-9+.-")
+    /// A well-formed scheme: `^[A-Za-z][A-Za-z0-9+.-]{0,63}$`; `refusedPattern` names the refused ones of that shape.
+    public static let pattern = "^[A-Za-z][\(characters.classBody)]{0,\(maxLength - 1)}$"
+    /// The refused schemes in any case, as one regular expression.
+    public static let refusedPattern = "^(?:" + refusedSchemes.sorted().map { scheme in
+        scheme.map { $0.isLetter ? "[\($0.uppercased())\($0)]" : String($0) }.joined()
+    }.joined(separator: "|") + ")$"
+
     /// The scheme in lowercase, without `://`.
     public let text: String
 
@@ -24,8 +33,7 @@ public struct ReturnScheme: Hashable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String, field: String = "returnScheme") -> Result<ReturnScheme, FieldRefusal> {
         let bytes = Array(text.utf8)
         let wellFormed = (1...maxLength).contains(bytes.count) && ASCII.isLetter(bytes[0])
-            && bytes.allSatisfy { ASCII.isLetterOrDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
-                || $0 == UInt8(ascii: ".") }
+            && bytes.allSatisfy(characters.contains)
         guard wellFormed else {
             return .failure(FieldRefusal(
                 field: field, code: .returnSchemeFormat,

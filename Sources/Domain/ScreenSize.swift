@@ -16,6 +16,12 @@ public struct ScreenSize: Hashable, Sendable, CustomStringConvertible {
 
     /// The largest side accepted.
     public static let maxSide = 20000
+    /// A whole screen size: two sides of 1 to `maxSide` without a leading zero, joined by `x`.
+    public static let pattern: String = {
+        let side = "(?:[1-9][0-9]{0,3}|1[0-9]{4}|20000)"
+        precondition(maxSide == 20000, "ScreenSize.pattern spells out maxSide")
+        return "^\(side)x\(side)$"
+    }()
 
     /// Parses `WxH`; refuses with `VALIDATION_FAILED` naming `field`.
     public static func parse(_ text: String, field: String = "screen") -> Result<ScreenSize, FieldRefusal> {

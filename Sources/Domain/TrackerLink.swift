@@ -35,14 +35,12 @@ public struct TrackerLink: Hashable, Sendable, CustomStringConvertible {
             return .failure(FieldRefusal(field: field, code: .trackerLinkFormat,
                                          rule: "be null while the tracker is none"))
         }
-        guard case .success = PaywallURL.parse(text, field: field),
-              let host = URLComponents(string: text)?.host?.lowercased()
-        else {
+        guard case .success(let url) = PaywallURL.parse(text, field: field) else {
             return .failure(FieldRefusal(field: field, code: .trackerLinkFormat,
                                          rule: "be an absolute https URL without user info"))
         }
         let link = TrackerLink(tracker: tracker, text: text)
-        if tracker == .adjust, isAdjustUniversalLinkHost(host),
+        if tracker == .adjust, isAdjustUniversalLinkHost(url.host),
            !link.parts.parameters.contains(where: { $0.name == "adj_t" && !$0.value.isEmpty }) {
             return .failure(FieldRefusal(
                 field: field, code: .trackerLinkAdjTRequired,
@@ -95,13 +93,25 @@ public struct TrackerLink: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The hosts (and their subdomains) of Adjust universal links, which need `adj_t`.
+    public static let adjustUniversalLinkDomains = ["go.link", "adj.st"]
+
+    /// Matches (unanchored at the end) a link whose host is an Adjust universal-link host, in any case.
+    public static let adjustUniversalLinkPattern = "^[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9_-]+\\.)*(?:"
+        + adjustUniversalLinkDomains.map { domain in
+            domain.map { $0 == "." ? "\\." : "[\($0.uppercased())\($0)]" }.joined()
+        }.joined(separator: "|") + ")(?:[:/?#]|$)"
+
+    /// Matches a link whose query has an `adj_t` parameter with a value (the name as written, not percent-encoded).
+    public static let adjTParameterPattern = "^[^?#]*\\?(?:[^#]*&)?adj_t=[^&#]"
+
     /// Whether `host` (lowercase) serves Adjust universal links, which need `adj_t`.
     static func isAdjustUniversalLinkHost(_ host: String) -> Bool {
-        ["go.link", "adj.st"].contains { host == $0 || host.hasSuffix("." + $0) }
+        adjustUniversalLinkDomains.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
     /// Whether this is a classic Adjust tracker link (`app.adjust.com`), which takes a `deep_link` parameter.
-    var isClassicAdjust: Bool { URLComponents(string: text)?.host?.lowercased() == "app.adjust.com" }
+    var isClassicAdjust: Bool { (try? PaywallURL.parse(text).get())?.host == "app.adjust.com" }
 
     /// The link split into what precedes `?`, its non-empty `name=value` parameters as written, and `#fragment`
     /// (with its `#`, or empty). A `?` inside the fragment is part of the fragment.

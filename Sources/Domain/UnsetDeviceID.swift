@@ -12,7 +12,17 @@ enum UnsetDeviceID {
     /// The words of the refusal: "field 'guid' must not be …".
     static let described = "an unset device id (only zeros, the max UUID, null, nil or undefined)"
 
-    private static let words: Set<String> = ["null", "nil", "undefined"]
+    /// The words, refused in any case.
+    static let words = ["null", "nil", "undefined"]
+    /// The characters that do not count when judging "only zeros".
+    static let punctuation = ASCIISet("._:-")
+
+    /// Regular expressions (unanchored alternatives, in the guid alphabet) that together match exactly the texts
+    /// `matches` is true for: only zeros, the max UUID in either case, the words in any case.
+    static let patterns: [String] = [
+        "[\(punctuation.classBody)]*0[0\(punctuation.classBody)]*",
+        [8, 4, 4, 4, 12].map { "[fF]{\($0)}" }.joined(separator: "-"),
+    ] + words.map { word in word.map { "[\($0.uppercased())\($0)]" }.joined() }
 
     /// True when `bytes` (already checked to be 1–64 characters of the guid alphabet) are an unset device id.
     static func matches(_ bytes: [UInt8]) -> Bool {
@@ -34,6 +44,6 @@ enum UnsetDeviceID {
     }
 
     private static func isPunctuation(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
+        punctuation.contains(byte)
     }
 }

@@ -48,6 +48,9 @@ public struct Configuration: Sendable {
     public var resolveFailedLookupsPerMinute: Int
     /// `RESOLVE_LIMITS`: `on` (default) or `off`; off drops both resolve limits (for `bench/resolve` only).
     public var resolveLimits: Bool
+    /// `RATE_LIMIT_MULTIPLIER`: every rate limit and budget of the API times this (1 in production; the contract test
+    /// raises them so that its thousands of requests from one address measure the contract, not the limits).
+    public var rateLimitMultiplier: Int
     /// `SMTP_URL`: where `handoff work` hands mail (`smtp://` or `smtps://`, optional `user:password@`).
     public var smtpURL: String
     /// `MAIL_FROM`: the sender address of every mail (envelope and `From`).
@@ -106,6 +109,7 @@ public struct Configuration: Sendable {
         ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
          "global failed code lookups per minute (1–1000000) before recently failed IPs get 429"),
         ("RESOLVE_LIMITS", "on", "on or off: off drops the resolve rate limits (benchmarks only)"),
+        ("RATE_LIMIT_MULTIPLIER", "1", "multiplies every API rate limit and budget (1–1000000; tests only, keep 1)"),
         ("SMTP_URL", "smtp://127.0.0.1:25", "mail server of handoff work: smtp:// or smtps://[user:pass@]host[:port]"),
         ("MAIL_FROM", "noreply@localhost", "sender address of recovery mail (a bare address)"),
         ("MAIL_FROM_NAME", "Handoff", "sender display name of recovery mail"),
@@ -154,6 +158,7 @@ public struct Configuration: Sendable {
         case let other:
             throw ConfigurationError(variable: "RESOLVE_LIMITS", problem: "must be on or off (got \"\(other)\")")
         }
+        rateLimitMultiplier = try reader.integer("RATE_LIMIT_MULTIPLIER", default: 1, in: 1...1_000_000)
         smtpURL = try reader.smtpURL("SMTP_URL", default: "smtp://127.0.0.1:25")
         mailFrom = try reader.mailAddress("MAIL_FROM", default: "noreply@localhost")
         mailFromName = try reader.displayName("MAIL_FROM_NAME", default: "Handoff")

@@ -38,14 +38,25 @@ public final class RunningAPI: Sendable {
             logger.warning("RESOLVE_LIMITS=off: GET /public/handoff/resolve has no per-IP limit and no failed-lookup "
                 + "budget; for bench/resolve only, never in production")
         }
+        let factor = configuration.rateLimitMultiplier
+        if factor != 1 {
+            logger.warning("RATE_LIMIT_MULTIPLIER=\(factor): every rate limit is raised; for tests only")
+        }
         environment = Environment(
             model: WriteModel(pool: postgres, secrets: identity), redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes,
+            s2sLimit: Environment.defaultS2SLimit.scaled(by: factor),
+            authFailureLimit: Environment.defaultAuthFailureLimit.scaled(by: factor),
+            paywallBuyerLimit: Environment.defaultPaywallBuyerLimit.scaled(by: factor),
             publicBaseURL: configuration.publicBaseURL,
-            resolveLimit: configuration.resolveLimits ? Environment.defaultResolveLimit : nil,
+            publicEntitlementsLimit: Environment.defaultPublicEntitlementsLimit.scaled(by: factor),
+            fingerprintCaptureLimit: Environment.defaultFingerprintCaptureLimit.scaled(by: factor),
+            resolveByFingerprintLimit: Environment.defaultResolveByFingerprintLimit.scaled(by: factor),
+            resolveLimit: configuration.resolveLimits ? Environment.defaultResolveLimit.scaled(by: factor) : nil,
             failedLookupBudget: configuration.resolveLimits ? FailedLookupBudget(
-                name: "resolve", failures: configuration.resolveFailedLookupsPerMinute, windowSeconds: 60,
+                name: "resolve", failures: configuration.resolveFailedLookupsPerMinute * factor, windowSeconds: 60,
                 rememberSeconds: 600) : nil,
+            emailRecoveryLimit: Environment.defaultEmailRecoveryLimit.scaled(by: factor),
             clientGrouping: clientGrouping)
         server = Server(
             configuration: ServerConfiguration(

@@ -114,7 +114,8 @@ import TestSupport
         #expect(response.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/openapi.json", "/s2s/v1/project",
+        #expect(Set(paths.keys) == ["/healthz", "/readyz", "/openapi.json", "/docs", "/docs/redoc.standalone.js",
+                                   "/s2s/v1/project",
                                    "/s2s/v1/users", "/public/paywall/buyer", "/s2s/v1/payments",
                                    "/s2s/v1/payments/{paymentId}/refund", "/s2s/v1/users/{guid}",
                                    "/s2s/v1/users/{guid}/entitlements", "/public/entitlements", "/s2s/v1/events",

@@ -29,7 +29,7 @@ import TestSupport
             #expect((json["message"] as? String)?.contains(message) == true, "\(body) → \(bodyText(response))")
         }
         let limit = APIResponder(environment: flow.api.environment).bodyLimit(for: .post, path: Flow.path)
-        #expect(limit == 1024)
+        #expect(limit == 4096)
         let oversized = flow.api.payloadTooLarge(Request(
             method: .post, path: Flow.path, query: [:], headers: Headers([]), body: [], clientIP: "198.51.100.99",
             remoteAddress: "198.51.100.99"))

@@ -8,7 +8,7 @@ import Testing
     static let guidRef = ["$ref": "#/components/schemas/Guid"]
 
     private func document() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
     }
 
     /// Every schema the document gives a guid in one route: parameters named `guid` (and the paywall's `id`), and
@@ -51,10 +51,12 @@ import Testing
         }
         #expect(Set(found.keys) == ["/s2s/v1/users", "/s2s/v1/payments", "/s2s/v1/users/{guid}",
                                     "/s2s/v1/users/{guid}/entitlements", "/public/entitlements",
-                                    "/public/paywall/buyer"])
+                                    "/public/paywall/buyer", "/public/handoff/resolve",
+                                    "/public/handoff/resolve-by-fingerprint"])
         for (route, schemas) in found {
             for schema in schemas { #expect(schema as? [String: String] == Self.guidRef, "\(route)") }
         }
-        #expect(found.values.map(\.count).reduce(0, +) == 7)
+        // Parameters and request and answer properties, the answers' `data.guid` included.
+        #expect(found.values.map(\.count).reduce(0, +) == 12)
     }
 }

@@ -56,7 +56,7 @@ import TestSupport
         let pageToken = String(pageURL.dropFirst("https://handoff.example.com/done/".count))
         #expect(pageToken.count == 32 && !pageToken.contains(code))
         #expect(bodyText(response) == #"{"guid":"\#(Self.guidA)","handoff":{"code":"\#(code)","# +
-            #""expiresAt":"2027-01-18T08:00:00.250Z","postPaymentUrl":"\#(pageURL)","# +
+            #""expiresAt":"2027-01-18T08:00:00.250Z","pageToken":"\#(pageToken)","postPaymentUrl":"\#(pageURL)","# +
             #""returnLink":"myapp://handoff?code=\#(code)","trackerUrl":null},"# +
             #""install":{"expiresAt":"2027-02-14T08:00:00.250Z","# +
             #""playStoreUrl":"https://play.google.com/store/apps/details?id=com.example.app&referrer=\#(token)","# +

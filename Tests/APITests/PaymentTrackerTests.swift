@@ -28,10 +28,12 @@ import TestSupport
         let code = try #require(handoff["code"] as? String)
         let token = try #require(install["token"] as? String)
         let pageURL = try #require(handoff["postPaymentUrl"] as? String)
+        let pageToken = try #require(handoff["pageToken"] as? String)
+        #expect(pageURL.hasSuffix("/done/" + pageToken))
         let tracker = "https://myapp.onelink.me/AbCd?pid=web&deep_link_value=handoff&deep_link_sub1=\(token)"
             + "&af_sub1=\(token)&deep_link_sub2=pw%3A1&deep_link_sub3=\(tenant.project)&deep_link_sub4="
         #expect(bodyText(response) == #"{"guid":"\#(PaymentTests.guidA)","handoff":{"code":"\#(code)","# +
-            #""expiresAt":"2027-01-18T08:00:00.250Z","postPaymentUrl":"\#(pageURL)","# +
+            #""expiresAt":"2027-01-18T08:00:00.250Z","pageToken":"\#(pageToken)","postPaymentUrl":"\#(pageURL)","# +
             #""returnLink":"myapp://handoff?code=\#(code)","trackerUrl":"\#(tracker)app#top"},"# +
             #""install":{"expiresAt":"2027-02-14T08:00:00.250Z","playStoreUrl":null,"token":"\#(token)","# +
             #""trackerUrl":"\#(tracker)store#top"},"paymentId":"pi_1"}"#)

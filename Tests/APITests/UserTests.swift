@@ -72,11 +72,11 @@ import TestSupport
             #""email":"\#(String(repeating: "a", count: 64))@\#(String(repeating: "b", count: 185)).com"}"#)
         #expect(longest.status == 200)
 
-        #expect(api.bodyLimit(for: .post, path: "/s2s/v1/users") == 4096)
+        #expect(api.bodyLimit(for: .post, path: "/s2s/v1/users") == 8192)
         let tooLarge = api.payloadTooLarge(s2sRequest(.post, "/s2s/v1/users", key: tenant.key))
         #expect(tooLarge.status == 413)
         #expect(bodyText(tooLarge) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
-            #""message":"the body is larger than the 4096 bytes this endpoint accepts"}"#)
+            #""message":"the body is larger than the 8192 bytes this endpoint accepts"}"#)
         #expect(createUser(api, key: SecretKeyText.fresh(), #"{"externalId":"u"}"#).status == 401)
         #expect(try buyerCreatedCount(fixture, org: tenant.org) == 1)
     }
