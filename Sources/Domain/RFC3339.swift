@@ -11,6 +11,9 @@ import Foundation
 public enum RFC3339 {
     /// The first and last year taken.
     public static let years = 1970...9999
+    /// The first instant after the range, 10000-01-01T00:00:00Z, in seconds since 1970: every instant `parse`
+    /// answers is in `0..<latestInstant`.
+    public static let latestInstant: TimeInterval = 253_402_300_800
 
     /// The whole rule as a regular expression (ECMA-262, Python, ICU and Rust read it alike).
     public static let pattern: String = {

@@ -19,4 +19,10 @@ struct ExpiryRangeTests {
     @Test func anOffsetThatBringsA1970TextBefore1970IsRefused() {
         #expect(!Self.accepts("1970-01-01T00:30:00+01:00"))
     }
+
+    @Test func theLastInstantTakenIsOneMillisecondBeforeLatestInstant() {
+        let last = RFC3339.parse("9999-12-31T23:59:59.999Z")?.timeIntervalSince1970
+        #expect(last.map { (RFC3339.latestInstant - $0 - 0.001).magnitude < 0.000_1 } == true)
+        #expect(RFC3339.parse("1970-01-01T00:00:00Z")?.timeIntervalSince1970 == 0)
+    }
 }

@@ -17,7 +17,7 @@ enum PaymentFieldsFuzz {
             checkInstant(date, source: candidate)
         }
         let milliseconds = material(bytes, count: 8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            % UInt64(PaymentFields.latestInstant * 1000)
+            % UInt64(RFC3339.latestInstant * 1000)
         let instant = Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
         checkInstant(instant, source: "\(milliseconds) ms")
         if case .success(let currency) = PaymentFields.currency(candidate) {
@@ -32,7 +32,7 @@ enum PaymentFieldsFuzz {
 
     private static func checkInstant(_ date: Date, source: String) {
         let seconds = date.timeIntervalSince1970
-        check((0..<PaymentFields.latestInstant).contains(seconds), "\(source): instant \(seconds) out of range")
+        check((0..<RFC3339.latestInstant).contains(seconds), "\(source): instant \(seconds) out of range")
         check(Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000) == date,
               "\(source): instant \(seconds) is not a whole millisecond")
         let printed = PaymentFields.text(date)
