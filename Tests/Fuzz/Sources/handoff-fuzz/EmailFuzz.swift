@@ -7,9 +7,9 @@ import Foundation
 /// `EmailAddress.parse`), then as the lookup key (`LookupHash.normalizedEmail`) and in the paywall link
 /// (`HandoffLinks.paywallURL`).
 ///
-/// Properties: an accepted address is kept exactly; has 3–254 UTF-8 bytes, exactly one `@`, a local part of 1–64
-/// bytes and a domain of two or more non-empty labels; contains no whitespace, control or format character (no CR
-/// or LF for a mail header, no NUL for a C string); never prints itself (`description`); normalizing it twice
+/// Properties: an accepted address is kept exactly; has 3–254 Unicode scalars (as JSON Schema counts), exactly one
+/// `@`, a local part of 1–64 scalars and a domain of two or more non-empty labels; contains no whitespace, control
+/// or format character (no CR or LF for a mail header, no NUL for a C string); never prints itself (`description`); normalizing it twice
 /// changes nothing; and in a paywall link it reads back exactly through the server's own query parser.
 enum EmailFuzz {
     static let target = FuzzTarget(name: "email", maxLength: 512, run: run)
@@ -26,14 +26,16 @@ enum EmailFuzz {
         guard case .success(let email) = EmailAddress.parse(candidate) else { return }
         check(email.text == candidate, "'\(candidate)' kept as '\(email.text)'")
         let utf8 = Array(email.text.utf8)
-        check((3...254).contains(utf8.count), "accepted address of \(utf8.count) bytes")
+        let scalars = email.text.unicodeScalars.count
+        check((3...EmailAddress.maxLength).contains(scalars), "accepted address of \(scalars) scalars")
         check(!utf8.contains { $0 < 0x20 || $0 == 0x7F }, "accepted address with an ASCII control byte")
         check(email.text.unicodeScalars.allSatisfy { scalar in
             !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
                 && scalar.properties.generalCategory != .format
         }, "accepted address with whitespace, a control or a format character")
         let parts = email.text.split(separator: "@", omittingEmptySubsequences: false)
-        check(parts.count == 2 && (1...64).contains(parts[0].utf8.count), "accepted address parts \(parts)")
+        check(parts.count == 2 && (1...EmailAddress.maxLocalLength).contains(parts[0].unicodeScalars.count),
+              "accepted address parts \(parts)")
         check(parts[1].split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
                   && parts[1].contains("."), "accepted domain '\(parts[1])'")
         check(!email.description.contains(email.text), "an address prints itself")
