@@ -28,11 +28,12 @@ import TestSupport
         // The workers reach `jobs` only through the owner's job_* functions.
         "jobs": Grants(table: []),
         "organizations": Grants(table: ["SELECT", "INSERT"]),
-        "payments": Grants(table: ["SELECT", "INSERT"], updatable: ["refunded_at"]),
+        "payments": Grants(table: ["SELECT", "INSERT"], updatable: ["refunded_at", "expires_at", "guid"]),
         "projects": Grants(table: ["SELECT", "INSERT"],
                            updatable: ["name", "paywall_url", "return_scheme", "android_package", "ios_bundle_id",
                                        "fingerprint", "tracker", "tracker_link", "updated_at",
                                        "email_verification"]),
+        "store_notifications": Grants(table: ["SELECT", "INSERT"]),
         "recovery_mail_gaps": Grants(table: ["SELECT", "INSERT"], updatable: ["last_mail_at"]),
         "schema_migrations": Grants(table: []),
         "secret_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),

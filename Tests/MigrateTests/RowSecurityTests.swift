@@ -58,6 +58,12 @@ import TestSupport
             VALUES ($1::uuid, 'pi_' || gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 1, 'EUR', 'pro',
                     'pro', repeat('b', 64), now())
             """),
+        Table(name: "store_notifications", insert: """
+            INSERT INTO store_notifications (org_id, app_id, store, notification_id, event_id, notification_type,
+                                             verified, received_at)
+            VALUES ($1::uuid, gen_random_uuid(), 'apple', gen_random_uuid()::text, gen_random_uuid(), 'TEST', true,
+                    now())
+            """),
         Table(name: "handoff_codes", insert: """
             INSERT INTO handoff_codes (code_hash, org_id, guid, payment_id, kind, expires_at, sealed_code, created_at)
             VALUES (encode(sha256(gen_random_uuid()::text::bytea), 'hex'), $1::uuid, gen_random_uuid(),

@@ -4,7 +4,8 @@ import Foundation
 import Postgres
 
 /// Folds payment events into `payments` and `handoff_codes` (migrations `0007_payments.sql`, `0008_redemption.sql`):
-/// minted codes become rows, `HandoffCodeRedeemed` marks its row spent.
+/// minted codes become rows, `HandoffCodeRedeemed` marks its row spent; store effects (`PaymentRenewed`,
+/// `PaymentExpired`, `PaymentTransferred`) move a payment's expiry or buyer.
 ///
 /// `payments` has PK (org_id, payment_id): a concurrent second recording of one payment fails its insert here, which
 /// is what makes `POST /s2s/v1/payments` idempotent under concurrency. `handoff_codes` holds lookup hashes and
@@ -48,6 +49,23 @@ public struct PaymentProjection: InlineProjection {
                 UPDATE \(tables["payments"]) SET refunded_at = $3::timestamptz
                 WHERE org_id = $1::uuid AND payment_id = $2 AND refunded_at IS NULL
                 """, [org, .text(refunded.paymentId), .text(refunded.refundedAt)])
+        case PaymentRenewed.eventType:
+            let renewed = try event.decode(PaymentRenewed.self)
+            try connection.query("""
+                UPDATE \(tables["payments"]) SET expires_at = $3::timestamptz
+                WHERE org_id = $1::uuid AND payment_id = $2
+                """, [org, .text(renewed.paymentId), .text(renewed.expiresAt)])
+        case PaymentExpired.eventType:
+            let expired = try event.decode(PaymentExpired.self)
+            try connection.query("""
+                UPDATE \(tables["payments"]) SET expires_at = $3::timestamptz
+                WHERE org_id = $1::uuid AND payment_id = $2
+                """, [org, .text(expired.paymentId), .text(expired.expiredAt)])
+        case PaymentTransferred.eventType:
+            let moved = try event.decode(PaymentTransferred.self)
+            try connection.query("""
+                UPDATE \(tables["payments"]) SET guid = $3 WHERE org_id = $1::uuid AND payment_id = $2
+                """, [org, .text(moved.paymentId), .text(moved.toGuid)])
         default:
             return
         }

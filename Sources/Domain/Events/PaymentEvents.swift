@@ -10,6 +10,10 @@ public enum PaymentStreams {
 ///
 /// `bodyHash` is the hex SHA-256 of the request's normalized fields: a repeat with the same hash gets the same answer,
 /// another body with the same `paymentId` is a conflict. `expiresAt` nil = lifetime entitlement.
+///
+/// `source` (added within schema version 1, left out of the JSON when nil) names the store a payment came from
+/// (`apple`, `google`, `revenuecat`: recorded from a verified store notification, no codes minted); nil is a payment
+/// a tenant recorded over S2S.
 public struct PaymentRecorded: EventPayload, Equatable {
     public static let eventType = "PaymentRecorded"
     public static let schemaVersion = 1
@@ -24,9 +28,11 @@ public struct PaymentRecorded: EventPayload, Equatable {
     public var expiresAt: String?
     public var paywallId: String?
     public var bodyHash: String
+    public var source: String?
 
     public init(paymentId: String, guid: String, projectId: String, amount: Int, currency: String, productId: String,
-                entitlement: String, expiresAt: String?, paywallId: String?, bodyHash: String) {
+                entitlement: String, expiresAt: String?, paywallId: String?, bodyHash: String,
+                source: String? = nil) {
         self.paymentId = paymentId
         self.guid = guid
         self.projectId = projectId
@@ -37,6 +43,7 @@ public struct PaymentRecorded: EventPayload, Equatable {
         self.expiresAt = expiresAt
         self.paywallId = paywallId
         self.bodyHash = bodyHash
+        self.source = source
     }
 }
 

@@ -1,0 +1,79 @@
+import Crypto
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// Records a store notification once and applies its effect (docs/store-notifications.md).
+///
+/// In one transaction of the app's org: a notification already recorded under its (app, store, id) answers
+/// `.duplicate` and changes nothing; otherwise `StoreNotificationReceived` goes to the app's store stream and, when
+/// verified, the effect's payment events to the payment's stream (`StoreEntitlement.decide`). Concurrent deliveries
+/// of one notification collide on `store_notifications`' key; `EventLog.transact` runs the losers again and they
+/// find the winner's row.
+public struct ReceiveStoreNotification: Sendable {
+    /// What became of a notification.
+    public enum Outcome: Sendable, Equatable {
+        /// Recorded now, as the event with this id.
+        case recorded(eventId: UUID)
+        /// Recorded before: nothing changed.
+        case duplicate
+    }
+
+    private let log: EventLog
+
+    public init(log: EventLog) { self.log = log }
+
+    /// Records `intake` at `now`.
+    public func run(_ intake: StoreIntake, now: Date, metadata: EventMetadata) throws -> Outcome {
+        try log.transact(in: .org(intake.org), maxAttempts: 25) { transaction in
+            let connection = transaction.connection
+            let org = PostgresValue.text(intake.org.uuidString.lowercased())
+            if try !connection.query("""
+                SELECT 1 FROM store_notifications
+                WHERE org_id = $1::uuid AND app_id = $2::uuid AND store = $3 AND notification_id = $4
+                """, [org, .text(intake.appId.uuidString.lowercased()), .text(intake.store.rawValue),
+                      .text(intake.notificationId)]).rows.isEmpty {
+                return .duplicate
+            }
+            let guid = try buyer(intake.buyer, org: org, on: connection)
+            let received = StoreNotificationReceived(
+                appId: intake.appId.uuidString.lowercased(), projectId: intake.projectId,
+                store: intake.store.rawValue, notificationId: intake.notificationId,
+                notificationType: intake.notificationType, subtype: intake.subtype, environment: intake.environment,
+                verified: intake.verified, storeTokenHash: intake.storeTokenHash,
+                body: Data(intake.body).base64EncodedString(), destinations: intake.destinations, guid: guid)
+            let event = try NewEvent(received)
+            try transaction.append(org: intake.org, stream: StoreStreams.notifications(appId: intake.appId),
+                                   expectedVersion: .any, events: [event], metadata: metadata)
+            if intake.verified {
+                let effects = StoreEffects(intake: intake, guid: guid, cause: event.eventId, now: now)
+                try effects.apply(org: org, metadata: metadata, transaction: transaction)
+            }
+            return .recorded(eventId: event.eventId)
+        }
+    }
+
+    /// The buyer of the org the reference names, or nil.
+    private func buyer(_ reference: StoreIntake.BuyerReference, org: PostgresValue, on connection: Connection) throws
+        -> String?
+    {
+        switch reference {
+        case .none:
+            return nil
+        case .appAccountToken(let token):
+            return try connection.query("""
+                SELECT guid FROM app_account_tokens WHERE org_id = $1::uuid AND app_account_token = $2::uuid
+                """, [org, .text(token.uuidString.lowercased())]).rows.first?["guid"]
+        case .candidates(let ids):
+            // At most the first 20 valid ids are tried, one indexed lookup each.
+            for id in ids.lazy.filter({ if case .success = BuyerGuid.parse($0) { true } else { false } }).prefix(20)
+            where try !connection.query("""
+                SELECT 1 FROM buyers WHERE org_id = $1::uuid AND guid = $2
+                """, [org, .text(id)]).rows.isEmpty {
+                return id
+            }
+            return nil
+        }
+    }
+}

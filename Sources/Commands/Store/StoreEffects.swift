@@ -1,0 +1,101 @@
+import Crypto
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// Applies a verified store notification's effect to the org's payments, inside the notification's transaction.
+struct StoreEffects {
+    let intake: StoreIntake
+    /// The buyer the notification names, when Handoff knows it.
+    let guid: String?
+    /// The `StoreNotificationReceived` event id the payment events name as their cause.
+    let cause: UUID
+    let now: Date
+
+    func apply(org: PostgresValue, metadata: EventMetadata, transaction: EventTransaction) throws {
+        let connection = transaction.connection
+        switch intake.effect {
+        case .none:
+            return
+        case .transfer(let from, let to):
+            try transfer(from: from, to: to, org: org, metadata: metadata, transaction: transaction)
+        case .activate(let purchase):
+            let stored = try self.stored(purchase.paymentId, org: org, on: connection)
+            try record(StoreEntitlement.decide(intake.effect, stored: stored, guid: guid), metadata: metadata,
+                       transaction: transaction)
+        case .expire(let paymentId, _), .revoke(let paymentId, _):
+            let stored = try self.stored(paymentId, org: org, on: connection)
+            try record(StoreEntitlement.decide(intake.effect, stored: stored, guid: guid), metadata: metadata,
+                       transaction: transaction)
+        }
+    }
+
+    /// The payment under `paymentId`, locked.
+    private func stored(_ paymentId: PaymentID, org: PostgresValue, on connection: Connection) throws
+        -> StoreEntitlement.Stored?
+    {
+        guard let row = try connection.query("""
+            SELECT guid, extract(epoch FROM expires_at)::float8 AS expires_at, refunded_at IS NOT NULL AS refunded
+            FROM payments WHERE org_id = $1::uuid AND payment_id = $2 FOR UPDATE
+            """, [org, .text(paymentId.text)]).rows.first else { return nil }
+        let expiresAt = row.isNull("expires_at") ? nil : Date(timeIntervalSince1970: try row.double("expires_at"))
+        return StoreEntitlement.Stored(guid: try row.string("guid"), expiresAt: expiresAt,
+                                       refunded: try row.string("refunded") == "t")
+    }
+
+    private func record(_ step: StoreEntitlement.Step?, metadata: EventMetadata, transaction: EventTransaction)
+        throws
+    {
+        guard let step else { return }
+        let causeId = cause.uuidString.lowercased()
+        let paymentId: PaymentID
+        let event: NewEvent
+        switch step {
+        case .record(let purchase, let guid):
+            paymentId = purchase.paymentId
+            event = try NewEvent(PaymentRecorded(
+                paymentId: purchase.paymentId.text, guid: guid, projectId: intake.projectId, amount: purchase.amount,
+                currency: purchase.currency, productId: purchase.productId, entitlement: purchase.entitlement,
+                expiresAt: purchase.expiresAt.map(PaymentFields.text), paywallId: nil,
+                bodyHash: Hex.encode(SHA256.hash(intake.body)), source: intake.store.rawValue))
+        case .renew(let id, let expiresAt):
+            paymentId = id
+            event = try NewEvent(PaymentRenewed(paymentId: id.text, expiresAt: PaymentFields.text(expiresAt),
+                                                notificationEventId: causeId))
+        case .expire(let id, let at):
+            paymentId = id
+            event = try NewEvent(PaymentExpired(paymentId: id.text, expiredAt: PaymentFields.text(at),
+                                                notificationEventId: causeId))
+        case .refund(let id, let at):
+            paymentId = id
+            event = try NewEvent(PaymentRefunded(paymentId: id.text, refundedAt: PaymentFields.text(at)))
+        }
+        try transaction.append(org: intake.org, stream: PaymentStreams.payment(paymentId), expectedVersion: .any,
+                               events: [event], metadata: metadata)
+    }
+
+    /// Moves every unrefunded payment of the `from` buyers to `to`, when `to` is a buyer of the org.
+    private func transfer(from: [String], to: String, org: PostgresValue, metadata: EventMetadata,
+                          transaction: EventTransaction) throws {
+        let connection = transaction.connection
+        guard try !connection.query("SELECT 1 FROM buyers WHERE org_id = $1::uuid AND guid = $2",
+                                    [org, .text(to)]).rows.isEmpty else { return }
+        let causeId = cause.uuidString.lowercased()
+        for source in from.prefix(RevenueCatWebhook.maxIds) where source != to {
+            let rows = try connection.query("""
+                SELECT payment_id FROM payments
+                WHERE org_id = $1::uuid AND guid = $2 AND refunded_at IS NULL ORDER BY payment_id FOR UPDATE
+                """, [org, .text(source)]).rows
+            for row in rows {
+                let paymentId = try row.string("payment_id")
+                guard case .success(let id) = PaymentID.parse(paymentId) else { continue }
+                try transaction.append(
+                    org: intake.org, stream: PaymentStreams.payment(id), expectedVersion: .any,
+                    events: [try NewEvent(PaymentTransferred(paymentId: paymentId, fromGuid: source, toGuid: to,
+                                                             notificationEventId: causeId))],
+                    metadata: metadata)
+            }
+        }
+    }
+}
