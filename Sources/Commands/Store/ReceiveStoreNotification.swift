@@ -36,7 +36,7 @@ public struct ReceiveStoreNotification: Sendable {
                       .text(intake.notificationId)]).rows.isEmpty {
                 return .duplicate
             }
-            let guid = try buyer(intake.buyer, org: org, on: connection)
+            let guid = try StoreBuyer.resolve(intake.buyer, org: org, on: connection)
             let received = StoreNotificationReceived(
                 appId: intake.appId.uuidString.lowercased(), projectId: intake.projectId,
                 store: intake.store.rawValue, notificationId: intake.notificationId,
@@ -47,33 +47,12 @@ public struct ReceiveStoreNotification: Sendable {
             try transaction.append(org: intake.org, stream: StoreStreams.notifications(appId: intake.appId),
                                    expectedVersion: .any, events: [event], metadata: metadata)
             if intake.verified {
-                let effects = StoreEffects(intake: intake, guid: guid, cause: event.eventId, now: now)
+                let effects = StoreEffects(org: intake.org, projectId: intake.projectId, store: intake.store,
+                                           bodyHash: Hex.encode(SHA256.hash(intake.body)), effect: intake.effect,
+                                           guid: guid, cause: event.eventId, now: now)
                 try effects.apply(org: org, metadata: metadata, transaction: transaction)
             }
             return .recorded(eventId: event.eventId)
-        }
-    }
-
-    /// The buyer of the org the reference names, or nil.
-    private func buyer(_ reference: StoreIntake.BuyerReference, org: PostgresValue, on connection: Connection) throws
-        -> String?
-    {
-        switch reference {
-        case .none:
-            return nil
-        case .appAccountToken(let token):
-            return try connection.query("""
-                SELECT guid FROM app_account_tokens WHERE org_id = $1::uuid AND app_account_token = $2::uuid
-                """, [org, .text(token.uuidString.lowercased())]).rows.first?["guid"]
-        case .candidates(let ids):
-            // At most the first 20 valid ids are tried, one indexed lookup each.
-            for id in ids.lazy.filter({ if case .success = BuyerGuid.parse($0) { true } else { false } }).prefix(20)
-            where try !connection.query("""
-                SELECT 1 FROM buyers WHERE org_id = $1::uuid AND guid = $2
-                """, [org, .text(id)]).rows.isEmpty {
-                return id
-            }
-            return nil
         }
     }
 }

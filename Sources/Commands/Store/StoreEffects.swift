@@ -6,7 +6,13 @@ import Postgres
 
 /// Applies a verified store notification's effect to the org's payments, inside the notification's transaction.
 struct StoreEffects {
-    let intake: StoreIntake
+    let org: UUID
+    /// The project of the app the notification came to: a payment recorded from it belongs there.
+    let projectId: String
+    let store: NotificationStore
+    /// Hex SHA-256 of the notification's body (a recorded payment's `bodyHash`).
+    let bodyHash: String
+    let effect: StoreEffect
     /// The buyer the notification names, when Handoff knows it.
     let guid: String?
     /// The `StoreNotificationReceived` event id the payment events name as their cause.
@@ -15,18 +21,18 @@ struct StoreEffects {
 
     func apply(org: PostgresValue, metadata: EventMetadata, transaction: EventTransaction) throws {
         let connection = transaction.connection
-        switch intake.effect {
+        switch effect {
         case .none:
             return
         case .transfer(let from, let to):
             try transfer(from: from, to: to, org: org, metadata: metadata, transaction: transaction)
         case .activate(let purchase):
             let stored = try self.stored(purchase.paymentId, org: org, on: connection)
-            try record(StoreEntitlement.decide(intake.effect, stored: stored, guid: guid), metadata: metadata,
+            try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,
                        transaction: transaction)
         case .expire(let paymentId, _), .revoke(let paymentId, _):
             let stored = try self.stored(paymentId, org: org, on: connection)
-            try record(StoreEntitlement.decide(intake.effect, stored: stored, guid: guid), metadata: metadata,
+            try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,
                        transaction: transaction)
         }
     }
@@ -55,10 +61,10 @@ struct StoreEffects {
         case .record(let purchase, let guid):
             paymentId = purchase.paymentId
             event = try NewEvent(PaymentRecorded(
-                paymentId: purchase.paymentId.text, guid: guid, projectId: intake.projectId, amount: purchase.amount,
+                paymentId: purchase.paymentId.text, guid: guid, projectId: projectId, amount: purchase.amount,
                 currency: purchase.currency, productId: purchase.productId, entitlement: purchase.entitlement,
                 expiresAt: purchase.expiresAt.map(PaymentFields.text), paywallId: nil,
-                bodyHash: Hex.encode(SHA256.hash(intake.body)), source: intake.store.rawValue))
+                bodyHash: bodyHash, source: store.rawValue))
         case .renew(let id, let expiresAt):
             paymentId = id
             event = try NewEvent(PaymentRenewed(paymentId: id.text, expiresAt: PaymentFields.text(expiresAt),
@@ -71,7 +77,7 @@ struct StoreEffects {
             paymentId = id
             event = try NewEvent(PaymentRefunded(paymentId: id.text, refundedAt: PaymentFields.text(at)))
         }
-        try transaction.append(org: intake.org, stream: PaymentStreams.payment(paymentId), expectedVersion: .any,
+        try transaction.append(org: self.org, stream: PaymentStreams.payment(paymentId), expectedVersion: .any,
                                events: [event], metadata: metadata)
     }
 
@@ -91,7 +97,7 @@ struct StoreEffects {
                 let paymentId = try row.string("payment_id")
                 guard case .success(let id) = PaymentID.parse(paymentId) else { continue }
                 try transaction.append(
-                    org: intake.org, stream: PaymentStreams.payment(id), expectedVersion: .any,
+                    org: self.org, stream: PaymentStreams.payment(id), expectedVersion: .any,
                     events: [try NewEvent(PaymentTransferred(paymentId: paymentId, fromGuid: source, toGuid: to,
                                                              notificationEventId: causeId))],
                     metadata: metadata)
