@@ -33,7 +33,9 @@ public final class X509TrustStore: @unchecked Sendable {
     /// roots, every certificate valid at `time` (whole seconds since 1970, UTC).
     ///
     /// On success the chain is leaf first, the trusted root last.
-    public func verify(leaf: X509Certificate, intermediates: [X509Certificate], at time: Int64) -> X509ChainVerification {
+    public func verify(
+        leaf: X509Certificate, intermediates: [X509Certificate], at time: Int64
+    ) -> X509ChainVerification {
         guard let context = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new failed") }
         defer { X509_STORE_CTX_free(context) }
         guard let untrusted = OPENSSL_sk_new_null() else { fatalError("OPENSSL_sk_new_null failed") }

@@ -88,8 +88,9 @@ struct ECDSATests {
 
     @Test func aSubjectPublicKeyInfoReadsAsAKey() throws {
         // The test leaf's key, as Apple's library spells it.
-        let spki = try #require(Base64URLTestDecode.standard("MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4rWBxGmFbnPIPQI0zsBKzLxs"
-            + "j8pD2vqbr0yPISUx2WQyxmrNql9fhK8YEEyYFV7++p5i4YUSR/o9uQIgCPIhrA=="))
+        let text = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4rWBxGmFbnPIPQI0zsBKzLxs"
+            + "j8pD2vqbr0yPISUx2WQyxmrNql9fhK8YEEyYFV7++p5i4YUSR/o9uQIgCPIhrA=="
+        let spki = try #require(Base64URLTestDecode.standard(text))
         let key = try #require(ECDSAPublicKey(subjectPublicKeyInfo: spki))
         #expect(key.isValidSignature(privateKey.signature(for: message), for: message))
     }

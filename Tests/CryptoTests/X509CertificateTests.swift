@@ -30,7 +30,8 @@ struct X509CertificateTests {
         #expect(X509Certificate.certificates(fileContents: AppleFixtures.certificateFile("testCA.der")).count == 1)
         #expect(X509Certificate.certificates(fileContents: AppleFixtures.certificateFile("testLeaf.pem")).count == 1)
         let both = AppleFixtures.certificateText("testLeaf.pem") + AppleFixtures.certificateText("testCA.pem")
-        #expect(X509Certificate.certificates(fileContents: Array(both.utf8)) == [pem("testLeaf.pem"), pem("testCA.pem")])
+        #expect(X509Certificate.certificates(fileContents: Array(both.utf8))
+            == [pem("testLeaf.pem"), pem("testCA.pem")])
         #expect(X509Certificate.certificates(fileContents: Array("not a certificate".utf8)).isEmpty)
         #expect(X509Certificate.certificates(fileContents: []).isEmpty)
     }

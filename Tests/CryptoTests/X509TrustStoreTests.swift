@@ -7,7 +7,8 @@ struct X509TrustStoreTests {
     private static let inside: Int64 = 1_704_067_200
 
     private let root = X509Certificate(der: AppleFixtures.certificateFile("testCA.der"))!
-    private let intermediate = X509Certificate.certificates(pem: AppleFixtures.certificateText("testIntermediate.pem"))[0]
+    private let intermediate =
+        X509Certificate.certificates(pem: AppleFixtures.certificateText("testIntermediate.pem"))[0]
     private let leaf = X509Certificate.certificates(pem: AppleFixtures.certificateText("testLeaf.pem"))[0]
     private let appleRoot = X509Certificate(der: AppleFixtures.certificateFile("AppleRootCA-G3.der"))!
 
@@ -17,7 +18,8 @@ struct X509TrustStoreTests {
     }
 
     @Test func theTestChainVerifiesUpToTheTestRoot() throws {
-        let verification = X509TrustStore(roots: [root]).verify(leaf: leaf, intermediates: [intermediate], at: Self.inside)
+        let verification = X509TrustStore(roots: [root])
+            .verify(leaf: leaf, intermediates: [intermediate], at: Self.inside)
         guard case .valid(let chain) = verification else {
             Issue.record("refused: \(String(describing: failure(verification)))")
             return
@@ -93,8 +95,8 @@ struct X509TrustStoreTests {
         let appleLeaf = X509Certificate(der: AppleFixtures.certificateFile("AppleStoreSigningLeaf.der"))!
         let wwdr = X509Certificate(der: AppleFixtures.certificateFile("AppleWWDRCA-G6.der"))!
         let at = appleLeaf.notBefore! + 86_400
-        guard case .valid(let chain) = X509TrustStore(roots: [appleRoot]).verify(leaf: appleLeaf, intermediates: [wwdr],
-                                                                                 at: at) else {
+        let store = X509TrustStore(roots: [appleRoot])
+        guard case .valid(let chain) = store.verify(leaf: appleLeaf, intermediates: [wwdr], at: at) else {
             Issue.record("the real chain was refused")
             return
         }
