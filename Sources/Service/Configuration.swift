@@ -1,3 +1,4 @@
+import Commands
 import Foundation
 import Telemetry
 
@@ -43,6 +44,8 @@ public struct Configuration: Sendable {
     public var lookupPepper: Secret?
     /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
     public var passKeys: [(id: String, key: Secret)]
+    /// `APPLE_ROOT_CERTIFICATES`: the roots App Store signatures must chain to; Apple Root CA - G3 when unset.
+    public var appleTrustRoots: AppleTrustRoots
     /// `RESOLVE_FAILED_LOOKUPS_PER_MINUTE`: failed code lookups the whole deployment may have per minute before IPs
     /// that failed in the last 10 minutes are refused with 429 on `GET /public/handoff/resolve`.
     public var resolveFailedLookupsPerMinute: Int
@@ -106,6 +109,8 @@ public struct Configuration: Sendable {
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
+        ("APPLE_ROOT_CERTIFICATES", "(Apple Root CA - G3, built in)",
+         "comma-separated PEM/DER files: the roots App Store signatures must chain to"),
         ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
          "global failed code lookups per minute (1–1000000) before recently failed IPs get 429"),
         ("RESOLVE_LIMITS", "on", "on or off: off drops the resolve rate limits (benchmarks only)"),
@@ -150,6 +155,7 @@ public struct Configuration: Sendable {
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
         passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }
+        appleTrustRoots = try reader.appleTrustRoots("APPLE_ROOT_CERTIFICATES")
         resolveFailedLookupsPerMinute = try reader.integer(
             "RESOLVE_FAILED_LOOKUPS_PER_MINUTE", default: 300, in: 1...1_000_000)
         switch reader.text("RESOLVE_LIMITS") ?? "on" {

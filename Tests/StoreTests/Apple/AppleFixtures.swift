@@ -1,0 +1,48 @@
+import Foundation
+
+/// Apple's signing fixtures in `shared/fixtures/apple` (see its README), found by walking up from this file: the
+/// repository sits next to `shared/` (`/work/main` and `/work/shared`).
+enum AppleFixtures {
+    /// The fixture folder `…/shared/fixtures/apple`.
+    static let directory: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("shared/fixtures/apple")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) {
+                return candidate
+            }
+            folder.deleteLastPathComponent()
+        }
+        fatalError("shared/fixtures/apple not found above \(#filePath)")
+    }()
+
+    /// The bytes of `certs/<name>`.
+    static func certificateFile(_ name: String) -> [UInt8] {
+        bytes("certs/" + name)
+    }
+
+    /// The text of `certs/<name>` (PEM certificates and keys).
+    static func certificateText(_ name: String) -> String {
+        String(decoding: bytes("certs/" + name), as: UTF8.self)
+    }
+
+    /// The text of `mock_signed_data/<name>`, without the trailing newline.
+    static func signedData(_ name: String) -> String {
+        String(decoding: bytes("mock_signed_data/" + name), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func bytes(_ path: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(path).path) else {
+            fatalError("cannot read fixture \(path)")
+        }
+        return [UInt8](data)
+    }
+}
+
+extension AppleFixtures {
+    /// The path of `certs/<name>`, for settings that take files.
+    static func certificatePath(_ name: String) -> String {
+        directory.appendingPathComponent("certs/" + name).path
+    }
+}
