@@ -15,6 +15,9 @@ public enum AppAccountTokenMinting {
         case mint(UUID)
     }
 
+    /// A new token: a version-4 UUID from 16 bytes of a CSPRNG (the caller draws them).
+    public static func newToken(randomBytes: [UInt8]) -> UUID { CanonicalUUID.version4(randomBytes: randomBytes) }
+
     /// Decides for `org`: `homeOrg` is the org the guid is a buyer of (nil: none), `existing` the token minted for
     /// it in `org` before, `newToken` a fresh random UUID drawn by the shell.
     public static func decide(org: OrgID, homeOrg: OrgID?, existing: UUID?, newToken: UUID)

@@ -7,12 +7,16 @@ public struct AppState: Sendable, Equatable {
         public var url: String
         /// The app's forward URL.
         public var isDefault: Bool
+        /// Whether it has a signing secret of its own.
+        public var hasSecret: Bool
 
-        public init(id: DestinationID, scheme: DestinationScheme, url: String, isDefault: Bool) {
+        public init(id: DestinationID, scheme: DestinationScheme, url: String, isDefault: Bool,
+                    hasSecret: Bool = false) {
             self.id = id
             self.scheme = scheme
             self.url = url
             self.isDefault = isDefault
+            self.hasSecret = hasSecret
         }
     }
 
