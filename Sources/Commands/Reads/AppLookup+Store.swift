@@ -100,7 +100,9 @@ extension AppLookup {
             else { throw InconsistentState("a stored destination does not read back") }
             let opener = try Opener(keys: subjectKeys, org: org, app: appId, on: connection)
             let secret = try row["sealed_secret"].map { text in
-                guard let sealed = SealedValue(text) else { throw InconsistentState("a destination secret is not sealed") }
+                guard let sealed = SealedValue(text) else {
+                    throw InconsistentState("a destination secret is not sealed")
+                }
                 return try opener.open(sealed, field: .destinationSecret)
             }
             return ForwardTarget(url: try row.string("url"), scheme: scheme, secret: secret,

@@ -41,20 +41,12 @@ public struct AppLookup: Sendable {
         }
     }
 
-    /// The apps of `project` in `org`, oldest first.
+    /// The apps of `project` in `org`, oldest first (two statements, whatever their number).
     public func apps(project: ProjectID, org: OrgID) throws -> [App] {
         try pool.transaction(opening: OrgScope.org(org.uuid).statement) { connection in
-            let ids = try connection.query("""
-                SELECT app_id::text AS app_id FROM apps WHERE org_id = $1::uuid AND project_id = $2::uuid
-                ORDER BY created_at, app_id
-                """, [.text(org.description), .text(project.description)]).rows
-            return try ids.compactMap { row in
-                guard case .success(let id) = AppID.parse(try row.string("app_id")) else {
-                    throw InconsistentState("a stored app id does not read back")
-                }
-                return try Self.state(id, org: org, project: project, on: connection, forUpdate: false)
-                    .map { App(state: $0.state, orgId: $0.org) }
-            }
+            try Self.states(where: "a.org_id = $1::uuid AND a.project_id = $2::uuid",
+                            [.text(org.description), .text(project.description)], on: connection, forUpdate: false)
+                .map { App(state: $0.state, orgId: $0.org) }
         }
     }
 
@@ -63,46 +55,65 @@ public struct AppLookup: Sendable {
     static func state(_ id: AppID, org: OrgID?, project: ProjectID?, on connection: Connection, forUpdate: Bool)
         throws -> (state: AppState, org: OrgID)?
     {
+        try states(where: """
+            a.app_id = $1::uuid AND ($2::uuid IS NULL OR a.org_id = $2::uuid)
+                AND ($3::uuid IS NULL OR a.project_id = $3::uuid)
+            """, [.text(id.description), .optional(org?.description), .optional(project?.description)],
+                   on: connection, forUpdate: forUpdate).first
+    }
+
+    /// The apps (`apps a`) matching `condition` over `parameters`, oldest first, each with its live token and its
+    /// live destinations (oldest first).
+    private static func states(where condition: String, _ parameters: [PostgresValue], on connection: Connection,
+                               forUpdate: Bool) throws -> [(state: AppState, org: OrgID)] {
         let rows = try connection.query("""
-            SELECT org_id::text AS org_id, project_id::text AS project_id, platform, bundle_id,
-                app_apple_id::text AS app_apple_id, revenuecat_secret, google_push_audience,
-                google_push_service_account, google_service_account_key,
+            SELECT a.app_id::text AS app_id, a.org_id::text AS org_id, a.project_id::text AS project_id, a.platform,
+                a.bundle_id, a.app_apple_id::text AS app_apple_id, a.revenuecat_secret, a.google_push_audience,
+                a.google_push_service_account, a.google_service_account_key,
                 (SELECT t.token_hash FROM app_store_tokens t WHERE t.app_id = a.app_id AND t.retired_at IS NULL)
                     AS token_hash
-            FROM apps a WHERE app_id = $1::uuid AND ($2::uuid IS NULL OR org_id = $2::uuid)
-                AND ($3::uuid IS NULL OR project_id = $3::uuid)
-            \(forUpdate ? "FOR UPDATE" : "")
-            """, [.text(id.description), .optional(org?.description), .optional(project?.description)]).rows
-        guard let row = rows.first else { return nil }
-        guard case .success(let orgId) = OrgID.parse(try row.string("org_id")),
-              case .success(let projectId) = ProjectID.parse(try row.string("project_id")),
-              let platform = DevicePlatform(rawValue: try row.string("platform"))
-        else { throw InconsistentState("a stored app does not read back") }
-        var secrets: [AppSecretKind: SealedValue] = [:]
-        for (kind, column) in Self.secretColumns {
-            guard let text = row[column] else { continue }
-            guard let sealed = SealedValue(text) else { throw InconsistentState("a stored app secret is not sealed") }
-            secrets[kind] = sealed
-        }
-        let appAppleId = try row["app_apple_id"].map { text in
-            guard let value = Int64(text) else { throw InconsistentState("a stored appAppleId does not read back") }
-            return value
-        }
-        let facts = AppFacts(appId: id, projectId: projectId, platform: platform, bundleId: try row.string("bundle_id"),
-                             appAppleId: appAppleId, secrets: secrets)
-        let destinations = try connection.query("""
-            SELECT destination_id::text AS destination_id, scheme, url, is_default,
-                sealed_secret IS NOT NULL AS has_secret
-            FROM app_destinations WHERE app_id = $1::uuid AND removed_at IS NULL ORDER BY created_at, destination_id
-            """, [.text(id.description)]).rows.map { row in
+            FROM apps a WHERE \(condition) ORDER BY a.created_at, a.app_id
+            \(forUpdate ? "FOR UPDATE OF a" : "")
+            """, parameters).rows
+        guard !rows.isEmpty else { return [] }
+        var destinations: [String: [AppState.Destination]] = [:]
+        for row in try connection.query("""
+            SELECT d.app_id::text AS app_id, d.destination_id::text AS destination_id, d.scheme, d.url, d.is_default,
+                d.sealed_secret IS NOT NULL AS has_secret
+            FROM app_destinations d JOIN apps a ON a.app_id = d.app_id
+            WHERE d.removed_at IS NULL AND \(condition) ORDER BY d.created_at, d.destination_id
+            """, parameters).rows {
             guard case .success(let destination) = DestinationID.parse(try row.string("destination_id")),
                   let scheme = DestinationScheme(rawValue: try row.string("scheme"))
             else { throw InconsistentState("a stored destination does not read back") }
-            return AppState.Destination(id: destination, scheme: scheme, url: try row.string("url"),
-                                        isDefault: try row.bool("is_default"), hasSecret: try row.bool("has_secret"))
+            destinations[try row.string("app_id"), default: []].append(AppState.Destination(
+                id: destination, scheme: scheme, url: try row.string("url"), isDefault: try row.bool("is_default"),
+                hasSecret: try row.bool("has_secret")))
         }
-        return (AppState(facts: facts, storeTokenHash: try row.string("token_hash"), destinations: destinations),
-                orgId)
+        return try rows.map { row in
+            let appText = try row.string("app_id")
+            guard case .success(let app) = AppID.parse(appText),
+                  case .success(let orgId) = OrgID.parse(try row.string("org_id")),
+                  case .success(let projectId) = ProjectID.parse(try row.string("project_id")),
+                  let platform = DevicePlatform(rawValue: try row.string("platform"))
+            else { throw InconsistentState("a stored app does not read back") }
+            var secrets: [AppSecretKind: SealedValue] = [:]
+            for (kind, column) in Self.secretColumns {
+                guard let text = row[column] else { continue }
+                guard let sealed = SealedValue(text) else {
+                    throw InconsistentState("a stored app secret is not sealed")
+                }
+                secrets[kind] = sealed
+            }
+            let appAppleId = try row["app_apple_id"].map { text in
+                guard let value = Int64(text) else { throw InconsistentState("a stored appAppleId does not read back") }
+                return value
+            }
+            let facts = AppFacts(appId: app, projectId: projectId, platform: platform,
+                                 bundleId: try row.string("bundle_id"), appAppleId: appAppleId, secrets: secrets)
+            return (AppState(facts: facts, storeTokenHash: try row.string("token_hash"),
+                             destinations: destinations[appText] ?? []), orgId)
+        }
     }
 
     /// Each secret's column in `apps`.

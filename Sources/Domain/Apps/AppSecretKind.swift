@@ -33,7 +33,8 @@ public enum AppSecretKind: String, Hashable, Sendable, CaseIterable {
         case .revenuecatSecret: return SecretText.header.parse(text, field: field)
         case .googlePushAudience: return SecretText.token.parse(text, field: field)
         case .googlePushServiceAccount: return EmailAddress.parse(text, field: field).map(\.text)
-        case .googleServiceAccountKey: return GoogleServiceAccountKey.parse(jsonText: text, field: field).map(\.jsonText)
+        case .googleServiceAccountKey:
+            return GoogleServiceAccountKey.parse(jsonText: text, field: field).map(\.jsonText)
         }
     }
 }

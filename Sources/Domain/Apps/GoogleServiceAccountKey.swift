@@ -37,8 +37,8 @@ public struct GoogleServiceAccountKey: Hashable, Sendable {
 
     /// The key as JSON text with sorted members: what is sealed for the app and what `parse(jsonText:)` reads back.
     public var jsonText: String {
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: options)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
