@@ -42,6 +42,8 @@ public struct Environment: Sendable {
     public let failedLookupBudget: FailedLookupBudget?
     /// The budget of each client IP on `POST /public/handoff/email-recovery/request`.
     public let emailRecoveryLimit: RateLimit
+    /// The budget of each client IP on `POST /public/app-account-token`.
+    public let appAccountTokenLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
     /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
@@ -73,6 +75,10 @@ public struct Environment: Sendable {
     public static let defaultEmailRecoveryLimit = RateLimit.perWindow(
         name: "email-recovery", count: 5, seconds: 15 * 60, onFailure: .closed)
 
+    /// 30 requests per minute per client IP (issue 14); without Redis, 503 (fail closed).
+    public static let defaultAppAccountTokenLimit = RateLimit.perWindow(
+        name: "app-account-token", count: 30, seconds: 60, onFailure: .closed)
+
     /// 20 failed secret-key checks per minute per client IP; without Redis, failures are not counted (S2S stays up).
     public static let defaultAuthFailureLimit = RateLimit.perWindow(
         name: "auth-failures", count: 20, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
@@ -93,7 +99,8 @@ public struct Environment: Sendable {
         resolveLimit: RateLimit? = Environment.defaultResolveLimit,
         failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget,
         emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit,
-        clientGrouping: ClientAddressGrouping = ClientAddressGrouping()
+        clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
+        appAccountTokenLimit: RateLimit = Environment.defaultAppAccountTokenLimit
     ) {
         self.model = model
         self.redis = redis
@@ -114,12 +121,21 @@ public struct Environment: Sendable {
         self.s2sLimit = s2sLimit
         self.authFailureLimit = authFailureLimit
         self.clientGrouping = clientGrouping
+        self.appAccountTokenLimit = appAccountTokenLimit
     }
 
     /// The key every per-client limit counts `request` under: its client IP, an IPv6 one cut to its prefix
     /// (`ClientAddressGrouping.key(for:)`). Every per-IP rate limit and budget takes its key from here.
     func clientKey(_ request: Request) -> String {
         clientGrouping.key(for: request.clientIP)
+    }
+
+    /// The app commands and reads, or 503 when this server has no identity secrets (app secrets are sealed).
+    func apps() throws -> AppModel {
+        guard let apps = model.apps else {
+            throw APIError.unavailable("apps are not configured on this server", retryAfterSeconds: 60)
+        }
+        return apps
     }
 
     /// The buyer-identity commands and reads, or 503 when this server has no identity secrets.

@@ -28,6 +28,18 @@ enum Handlers {
         case .resolveByFingerprint: return try FingerprintHandler.resolve(request, context, environment)
         case .resolveCode: return try ResolveHandler.resolve(request, context, environment)
         case .emailRecoveryRequest: return try EmailRecoveryHandler.request(request, context, environment)
+        case .createApp: return try AppHandler.create(request, context, environment)
+        case .apps: return try AppHandler.list(request, context, environment)
+        case .app(let appId): return try AppHandler.show(request, context, environment, appId: appId)
+        case .updateApp(let appId): return try AppHandler.update(request, context, environment, appId: appId)
+        case .rotateStoreToken(let appId):
+            return try AppHandler.rotateToken(request, context, environment, appId: appId)
+        case .addDestination(let appId):
+            return try AppDestinationHandler.add(request, context, environment, appId: appId)
+        case .removeDestination(let appId, let destinationId):
+            return try AppDestinationHandler.remove(request, context, environment, appId: appId,
+                                                    destinationId: destinationId)
+        case .appAccountToken: return try AppAccountTokenHandler.mint(request, context, environment)
         }
     }
 }

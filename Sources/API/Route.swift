@@ -42,6 +42,22 @@ public enum Route: Sendable, Equatable {
     case resolveCode
     /// `POST /public/handoff/email-recovery/request`: ask for a recovery mail; always 204 for a well-formed body.
     case emailRecoveryRequest
+    /// `POST /s2s/v1/apps`: create an app in the key's project; answers it with its store token and URLs (once).
+    case createApp
+    /// `GET /s2s/v1/apps`: the key's project's apps.
+    case apps
+    /// `GET /s2s/v1/apps/{appId}`: one app of the key's project, secrets as `{"set":true}`.
+    case app(appId: String)
+    /// `PATCH /s2s/v1/apps/{appId}`: change an app (absent kept, null cleared).
+    case updateApp(appId: String)
+    /// `POST /s2s/v1/apps/{appId}/store-token`: rotate the store token; the old one stops at once.
+    case rotateStoreToken(appId: String)
+    /// `POST /s2s/v1/apps/{appId}/destinations`: add a forward destination (`x3` or `attribloom`).
+    case addDestination(appId: String)
+    /// `DELETE /s2s/v1/apps/{appId}/destinations/{destinationId}`: remove a forward destination.
+    case removeDestination(appId: String, destinationId: String)
+    /// `POST /public/app-account-token`: a buyer's App Store `appAccountToken`, the same for the same guid.
+    case appAccountToken
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -66,6 +82,16 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/public/handoff/resolve-by-fingerprint") { _ in .resolveByFingerprint },
         Endpoint(.get, "/public/handoff/resolve") { _ in .resolveCode },
         Endpoint(.post, "/public/handoff/email-recovery/request") { _ in .emailRecoveryRequest },
+        Endpoint(.post, "/s2s/v1/apps") { _ in .createApp },
+        Endpoint(.get, "/s2s/v1/apps") { _ in .apps },
+        Endpoint(.get, "/s2s/v1/apps/{appId}") { .app(appId: $0["appId"] ?? "") },
+        Endpoint(.patch, "/s2s/v1/apps/{appId}") { .updateApp(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/s2s/v1/apps/{appId}/store-token") { .rotateStoreToken(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/s2s/v1/apps/{appId}/destinations") { .addDestination(appId: $0["appId"] ?? "") },
+        Endpoint(.delete, "/s2s/v1/apps/{appId}/destinations/{destinationId}") {
+            .removeDestination(appId: $0["appId"] ?? "", destinationId: $0["destinationId"] ?? "")
+        },
+        Endpoint(.post, "/public/app-account-token") { _ in .appAccountToken },
     ]
 
     /// The routing table, from `endpoints`.
@@ -93,10 +119,14 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements, .events, .postPaymentPage, .resolveCode: return 0
-        case .captureFingerprint, .resolveByFingerprint, .refundPayment: return 1024
+             .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination: return 0
+        case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken: return 1024
         case .createPayment, .emailRecoveryRequest: return 4096
-        case .updateProject, .createUser: return 8192
+        case .updateProject, .createUser, .addDestination: return 8192
+        // A service-account key (a PEM of up to 8 KiB, each line break escaped) and the other secrets.
+        case .createApp, .updateApp: return 32768
+        // Any body is ignored.
+        case .rotateStoreToken: return 1024
         }
     }
 
@@ -104,9 +134,11 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
-             .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest: return .open
+             .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken:
+            return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
-             .events: return .secretKey
+             .events, .createApp, .apps, .app, .updateApp, .rotateStoreToken, .addDestination, .removeDestination:
+            return .secretKey
         }
     }
 

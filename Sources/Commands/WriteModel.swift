@@ -19,6 +19,8 @@ public struct WriteModel: Sendable {
     public let revokeSecretKeys: RevokeSecretKeys
     /// The buyer-identity commands and reads; nil without the identity secrets.
     public let identity: IdentityModel?
+    /// The app commands and reads; nil without the identity secrets (they seal app secrets).
+    public let apps: AppModel?
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep()) {
@@ -31,6 +33,7 @@ public struct WriteModel: Sendable {
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         let projects = self.projects
+        self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey) }
         self.identity = secrets.map {
             IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
         }

@@ -4,7 +4,8 @@ import EventStore
 import Foundation
 import Postgres
 
-/// `handoff admin`: organizations, projects and secret keys, answering JSON on standard output.
+/// `handoff admin`: organizations, projects, secret keys and apps (`AdminCommand+App.swift`), answering JSON on
+/// standard output.
 ///
 /// Runs as `DATABASE_URL` (the application role suffices). Exit status: 0 done; 2 bad arguments (the message names
 /// the flag); 1 the command failed (unknown org or project, no such key, database errors).
@@ -15,6 +16,7 @@ public enum AdminCommand {
                handoff admin project update PROJECT [--name N] [settings]
                handoff admin key create --project P
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
+               handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox]
@@ -29,6 +31,13 @@ public enum AdminCommand {
         if arguments.first == "--help" || arguments.first == "-h" {
             print(usage)
             return 0
+        }
+        if arguments.first == "app" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(appUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runApp(Array(arguments.dropFirst()), environment: environment)
         }
         do {
             let command = try parse(arguments)

@@ -57,7 +57,8 @@ public final class RunningAPI: Sendable {
                 name: "resolve", failures: configuration.resolveFailedLookupsPerMinute * factor, windowSeconds: 60,
                 rememberSeconds: 600) : nil,
             emailRecoveryLimit: Environment.defaultEmailRecoveryLimit.scaled(by: factor),
-            clientGrouping: clientGrouping)
+            clientGrouping: clientGrouping,
+            appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

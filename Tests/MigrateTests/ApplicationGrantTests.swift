@@ -17,6 +17,12 @@ import TestSupport
 
     /// Every table of the schema and what the application role holds on it. A new table must be added here.
     static let expected: [String: Grants] = [
+        "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
+        "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
+        "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
+        "apps": Grants(table: ["SELECT", "INSERT"],
+                       updatable: ["bundle_id", "app_apple_id", "revenuecat_secret", "google_push_audience",
+                                   "google_push_service_account", "google_service_account_key", "updated_at"]),
         "buyer_emails": Grants(table: ["SELECT", "INSERT"], updatable: ["verified"]),
         "buyers": Grants(table: ["SELECT", "INSERT"]),
         "event_orgs": Grants(table: ["SELECT", "INSERT"], updatable: ["last_seq", "last_hash"]),
@@ -40,11 +46,12 @@ import TestSupport
         "subject_keys": Grants(table: ["SELECT", "INSERT"]),
     ]
 
-    /// The owner's SECURITY DEFINER functions the application role may call (by name; migration 0015).
+    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017).
     static let definerFunctions: Set<String> = [
-        "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_fail", "job_insert",
+        "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_fail", "job_insert",
         "job_lock_due", "job_lock_for_run", "job_lock_unchecked", "job_mark_done", "job_mark_enqueued",
         "job_note_entries", "job_requeue", "job_touch", "project_org", "secret_key_holder",
+        "store_token_app",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

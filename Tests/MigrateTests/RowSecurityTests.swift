@@ -83,6 +83,23 @@ import TestSupport
             INSERT INTO recovery_mail_gaps (org_id, email_hash, last_mail_at)
             VALUES ($1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), now())
             """),
+        Table(name: "apps", insert: """
+            INSERT INTO apps (app_id, org_id, project_id, platform, bundle_id, created_at, updated_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'ios', 'com.example.Rls', now(), now())
+            """),
+        Table(name: "app_store_tokens", insert: """
+            INSERT INTO app_store_tokens (token_hash, org_id, app_id, sealed_token, created_at)
+            VALUES (encode(sha256(gen_random_uuid()::text::bytea), 'hex'), $1::uuid, gen_random_uuid(), 'pd1.rls',
+                    now())
+            """),
+        Table(name: "app_destinations", insert: """
+            INSERT INTO app_destinations (destination_id, org_id, app_id, scheme, url, is_default, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'x3', 'https://example.com/hook', false, now())
+            """),
+        Table(name: "app_account_tokens", insert: """
+            INSERT INTO app_account_tokens (org_id, guid, project_id, app_account_token, created_at)
+            VALUES ($1::uuid, gen_random_uuid()::text, gen_random_uuid(), gen_random_uuid(), now())
+            """),
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "rls") }

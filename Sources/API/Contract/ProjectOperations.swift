@@ -21,7 +21,7 @@ enum ProjectOperations {
         OpenAPILink(name: "update", operationId: "updateProject", description: "change the settings"),
         OpenAPILink(name: "history", operationId: "listEvents", description: "read the organization's history"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
-    ]
+    ] + AppOperations.projectLinks
 
     static let show = OpenAPIOperation(
         id: "getProject", summary: "The key's project settings", tag: "server-to-server",

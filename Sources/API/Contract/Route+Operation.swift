@@ -23,6 +23,14 @@ extension Route {
         case .resolveByFingerprint: return FingerprintOperations.resolve
         case .resolveCode: return PublicOperations.resolveCode
         case .emailRecoveryRequest: return PublicOperations.emailRecovery
+        case .createApp: return AppOperations.create
+        case .apps: return AppOperations.list
+        case .app: return AppOperations.show
+        case .updateApp: return AppOperations.update
+        case .rotateStoreToken: return AppOperations.rotateToken
+        case .addDestination: return AppOperations.addDestination
+        case .removeDestination: return AppOperations.removeDestination
+        case .appAccountToken: return AppOperations.appAccountToken
         }
     }
 }

@@ -7,9 +7,10 @@ import Postgres
 /// without the deployment-wide `global_pos` and `tx_id`, with personal data opened for the owning org.
 ///
 /// Handoff codes and install tokens are shown as `{"redacted":true}` (a reader of the feed must not be able to
-/// redeem them). Other personal data (`pd1.` strings) is the plaintext, or `{"erased":true}` once the subject's key
-/// was destroyed (or `{"unreadable":true}` for a value that does not open). `hash` and `prev_hash` cover the stored
-/// (sealed) data, so the chain is verified from `handoff audit export`, not from this answer.
+/// redeem them), and so are app secrets and store tokens. Other personal data (`pd1.` strings) is the plaintext, or
+/// `{"erased":true}` once the subject's key was destroyed (or `{"unreadable":true}` for a value that does not open).
+/// `hash` and `prev_hash` cover the stored (sealed) data, so the chain is verified from `handoff audit export`, not
+/// from this answer.
 public struct OrgHistory: Sendable {
     private let context: IdentityContext
 
@@ -50,6 +51,10 @@ public struct OrgHistory: Sendable {
         let kind: String?
         let connection: Connection
 
+        /// The members of app events that hold sealed secrets.
+        static let appSecretMembers: Set<String> = Set(AppSecretKind.allCases.map(\.rawValue)
+            + ["storeToken", "secret"])
+
         /// `value` with every `pd1.` string opened; `key` is the member name it was found under.
         func reveal(_ value: EventJSON, key: String?) throws -> EventJSON {
             switch value {
@@ -67,6 +72,8 @@ public struct OrgHistory: Sendable {
         }
 
         private func open(_ text: String, key: String?) throws -> EventJSON {
+            // App secrets and store tokens (sealed for `app:<appId>`) are write-only: never shown, not even here.
+            if let key, Self.appSecretMembers.contains(key) { return .object(["redacted": .bool(true)]) }
             guard let sealed = SealedValue(text), let subject else { return .object(["unreadable": .bool(true)]) }
             var fields: [PersonalDataField] = []
             if key == "sealedCode" { fields.append(kind == "install" ? .installToken : .handoffCode) }

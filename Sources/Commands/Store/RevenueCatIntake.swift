@@ -8,10 +8,10 @@ import Foundation
 /// app without a secret takes no RevenueCat webhooks. The event's `id` is the dedupe key.
 public enum RevenueCatIntake {
     /// The intake of `body` sent with `authorization` to `app`'s RevenueCat URL, or why not.
-    public static func make(body: [UInt8], authorization: String?, app: StoreApp, now: Date)
+    public static func make(body: [UInt8], authorization: String?, app: AppLookup.StoreApp, now: Date)
         -> Result<StoreIntake, IntakeFailure>
     {
-        guard let secret = app.revenueCatSecret, let authorization,
+        guard let secret = app.revenuecatSecret, let authorization,
               ConstantTime.equals(Array(authorization.utf8), Array(secret.utf8)) else {
             return .failure(.unauthorized("the Authorization header does not match the app's RevenueCat secret"))
         }
@@ -22,10 +22,8 @@ public enum RevenueCatIntake {
         }
         let digest: (String) -> String = { Hex.encode(SHA256.hash($0)) }
         return .success(StoreIntake(
-            org: app.org, appId: app.appId, projectId: app.projectId, store: .revenuecat,
-            notificationId: hook.event.id, notificationType: hook.event.type, subtype: hook.event.cancelReason,
-            environment: hook.environment, verified: true, storeTokenHash: app.storeTokenHash, body: body,
-            destinations: app.destinations, buyer: .candidates(hook.buyerCandidates),
-            effect: hook.effect(now: now, digest: digest)))
+            app: app, store: .revenuecat, notificationId: hook.event.id, notificationType: hook.event.type,
+            subtype: hook.event.cancelReason, environment: hook.environment, verified: true, body: body,
+            buyer: .candidates(hook.buyerCandidates), effect: hook.effect(now: now, digest: digest)))
     }
 }

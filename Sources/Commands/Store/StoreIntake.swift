@@ -52,3 +52,15 @@ public struct StoreIntake: Sendable, Equatable {
         self.effect = effect
     }
 }
+
+extension StoreIntake {
+    /// An intake for `app`: its org, ids, token hash and current destinations, with the notification's own facts.
+    public init(app: AppLookup.StoreApp, store: NotificationStore, notificationId: String, notificationType: String,
+                subtype: String?, environment: String?, verified: Bool, body: [UInt8], buyer: BuyerReference,
+                effect: StoreEffect) {
+        self.init(org: app.orgId.uuid, appId: app.appId.uuid, projectId: app.projectId.description, store: store,
+                  notificationId: notificationId, notificationType: notificationType, subtype: subtype,
+                  environment: environment, verified: verified, storeTokenHash: app.storeTokenHash, body: body,
+                  destinations: app.destinations.map(\.description), buyer: buyer, effect: effect)
+    }
+}

@@ -18,7 +18,7 @@ public struct AppleIntake: Sendable {
     }
 
     /// The intake of `body` sent to `app`'s Apple URL at `now`, or why not.
-    public func make(body: [UInt8], app: StoreApp, now: Date) -> Result<StoreIntake, IntakeFailure> {
+    public func make(body: [UInt8], app: AppLookup.StoreApp, now: Date) -> Result<StoreIntake, IntakeFailure> {
         guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
             return .failure(.malformed("the body must be a JSON object with the string field 'signedPayload'"))
         }
@@ -35,10 +35,8 @@ public struct AppleIntake: Sendable {
         let buyer: StoreIntake.BuyerReference = verified.transaction?.appAccountTokenUUID.map { .appAccountToken($0) }
             ?? .none
         return .success(StoreIntake(
-            org: app.org, appId: app.appId, projectId: app.projectId, store: .apple,
-            notificationId: verified.notificationUUID.lowercased(), notificationType: verified.notificationType,
-            subtype: verified.subtype, environment: verified.environment.rawValue, verified: true,
-            storeTokenHash: app.storeTokenHash, body: body, destinations: app.destinations, buyer: buyer,
-            effect: effect))
+            app: app, store: .apple, notificationId: verified.notificationUUID.lowercased(),
+            notificationType: verified.notificationType, subtype: verified.subtype,
+            environment: verified.environment.rawValue, verified: true, body: body, buyer: buyer, effect: effect))
     }
 }

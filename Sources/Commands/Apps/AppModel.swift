@@ -1,0 +1,29 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// The app commands and reads (issue 14): they seal and open app secrets, so they need the personal-data master key
+/// (`HANDOFF_MASTER_KEY`); without it `WriteModel.apps` is nil and the edge answers 503 on the app routes.
+public struct AppModel: Sendable {
+    /// Apps as tenants read them, and what store intake and the forwarder need.
+    public let lookup: AppLookup
+    public let createApp: CreateApp
+    public let updateApp: UpdateApp
+    public let rotateStoreToken: RotateStoreToken
+    public let addDestination: AddDestination
+    public let removeDestination: RemoveDestination
+    public let mintAppAccountToken: MintAppAccountToken
+
+    /// The app model over `log`, sealing with `masterKey` (32 bytes).
+    public init(log: EventLog, masterKey: [UInt8]) {
+        let keys = SubjectKeys(masterKey: masterKey)
+        let sealer = AppSealer(subjectKeys: keys)
+        self.lookup = AppLookup(pool: log.pool, subjectKeys: keys)
+        self.createApp = CreateApp(log: log, sealer: sealer)
+        self.updateApp = UpdateApp(log: log, sealer: sealer)
+        self.rotateStoreToken = RotateStoreToken(log: log, sealer: sealer)
+        self.addDestination = AddDestination(log: log, sealer: sealer)
+        self.removeDestination = RemoveDestination(log: log)
+        self.mintAppAccountToken = MintAppAccountToken(log: log)
+    }
+}

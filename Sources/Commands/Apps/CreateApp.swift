@@ -1,0 +1,53 @@
+import Crypto
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// Creates an app in a project (`POST /s2s/v1/apps`, `handoff admin app create`): `AppCreated` with its first store
+/// token, and `AppDestinationAdded` (the default `x3` destination) when a forward URL is given; refuses 404 for a
+/// project that does not exist (in the caller's org) (`AppCreation.decide`).
+public struct CreateApp: Sendable {
+    /// The new app and its store token (shown once; only its hash and sealed text are kept).
+    public struct Created: Sendable {
+        public var app: AppLookup.App
+        public var storeToken: StoreToken
+    }
+
+    private let log: EventLog
+    private let sealer: AppSealer
+
+    init(log: EventLog, sealer: AppSealer) {
+        self.log = log
+        self.sealer = sealer
+    }
+
+    /// Records the app described by `draft` in `project` (of `org` when given; the admin CLI finds the org from the
+    /// project).
+    public func run(project: ProjectID, org: OrgID?, draft: AppDraft, metadata: EventMetadata) throws -> Created {
+        let app = AppID(randomBytes: SecureRandom.bytes(16))
+        let forward = DestinationID(randomBytes: SecureRandom.bytes(16))
+        let scope: OrgScope = org.map { .org($0.uuid) } ?? .orgOf(.project, .text(project.description))
+        return try log.transact(in: scope) { transaction in
+            let connection = transaction.connection
+            let current = try ProjectLookup.project(project, org: org, on: connection, forUpdate: false)
+            _ = try AppCreation.decide(projectExists: current != nil).get()
+            guard let orgId = current?.orgId else { throw InconsistentState("a decided project has no org") }
+            let secrets = try sealer.seal(draft.secrets, app: app, org: orgId, on: connection)
+            let token = try sealer.newStoreToken(app: app, org: orgId, on: connection)
+            let facts = AppFacts(appId: app, projectId: project, platform: draft.platform, bundleId: draft.bundleId,
+                                 appAppleId: draft.appAppleId, secrets: secrets)
+            var events = [try NewEvent(AppCreated(facts, storeTokenHash: token.hash, storeToken: token.sealed))]
+            var destinations: [AppState.Destination] = []
+            if let url = draft.forwardUrl {
+                events.append(try NewEvent(AppDestinationAdded(appId: app, destinationId: forward, scheme: .x3,
+                                                               url: url.text, secret: nil, isDefault: true)))
+                destinations.append(AppState.Destination(id: forward, scheme: .x3, url: url.text, isDefault: true))
+            }
+            try transaction.append(org: orgId.uuid, stream: AppStreams.app(app), expectedVersion: .noStream,
+                                   events: events, metadata: metadata)
+            let state = AppState(facts: facts, storeTokenHash: token.hash, destinations: destinations)
+            return Created(app: AppLookup.App(state: state, orgId: orgId), storeToken: token.token)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where an app's notifications are forwarded: the forward URL (the app's default `x3` destination) and every other
+/// destination's URL.
+///
+/// The syntax, by `pattern`: `http://` or `https://` (either case), a host (DNS labels of letters, digits, `-`, `_`,
+/// or a bracketed IPv6 literal), an optional port up to 65535, then path and query of RFC 3986 characters (`%` only
+/// before two hex digits); no user info, no fragment (a POST target has none), no white space or non-ASCII
+/// (international hosts in punycode). At most 2048 characters.
+///
+/// `validate` is the one check every forward URL passes when it is set; rules about the address a host resolves to
+/// (no loopback, private or link-local networks) belong there too, and are checked again when a forward is sent.
+public struct AppForwardURL: Hashable, Sendable, CustomStringConvertible {
+    /// The most characters a forward URL may have.
+    public static let maxLength = 2048
+
+    /// The syntax (the length apart) as one regular expression.
+    public static let pattern: String = {
+        func anyCase(_ word: String) -> String { word.map { "[\($0.uppercased())\($0)]" }.joined() }
+        let host = "(?:[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*|\\[[0-9A-Fa-f:.]+\\])"
+        let port = "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+        let character = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})"
+        let queryCharacter = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})"
+        return "^(?:\(anyCase("https"))|\(anyCase("http")))://\(host)\(port)(?:/\(character)*)?"
+            + "(?:\\?\(queryCharacter)*)?$"
+    }()
+
+    private static let grammar = WholeTextPattern(pattern)
+
+    /// The URL as given.
+    public let text: String
+
+    private init(text: String) { self.text = text }
+
+    public var description: String { text }
+
+    /// Checks a forward or destination URL; refuses with `VALIDATION_FORWARD_URL_FORMAT` naming `field`.
+    public static func validate(_ text: String, field: String = "forwardUrl") -> Result<AppForwardURL, FieldRefusal> {
+        guard (1...maxLength).contains(text.utf8.count), grammar.matches(text) else {
+            return .failure(FieldRefusal(
+                field: field, code: .forwardURLFormat,
+                rule: "be an absolute http or https URL with a host, without user info or fragment, at most "
+                    + "\(maxLength) characters"))
+        }
+        return .success(AppForwardURL(text: text))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// An app's id: a version-4 UUID minted by the server, written as lowercase canonical text.
+public struct AppID: Hashable, Sendable, CustomStringConvertible {
+    /// The UUID, as stored in Postgres `uuid` columns.
+    public let uuid: UUID
+
+    /// Wraps a UUID read from storage.
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// A new id from 16 bytes of a CSPRNG (the caller draws them; the domain has no randomness).
+    public init(randomBytes: [UInt8]) { self.uuid = CanonicalUUID.version4(randomBytes: randomBytes) }
+
+    /// Lowercase canonical text, e.g. `6f1c2e3a-…`.
+    public var description: String { CanonicalUUID.text(uuid) }
+
+    /// The personal-data subject the app's secrets are sealed for: `app:<appId>`.
+    public var secretSubject: String { "app:\(description)" }
+
+    /// Parses canonical UUID text in either case; refuses anything else with `VALIDATION_APP_ID_FORMAT`.
+    public static func parse(_ text: String, field: String = "appId") -> Result<AppID, FieldRefusal> {
+        guard let uuid = CanonicalUUID.parse(text) else {
+            return .failure(FieldRefusal(field: field, code: .appIDFormat, rule: "be a UUID in canonical text form"))
+        }
+        return .success(AppID(uuid))
+    }
+}

@@ -1,0 +1,182 @@
+import Commands
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// `handoff admin app …`: a project's apps, their store tokens and forward destinations (issue 14). App secrets are
+/// sealed with `HANDOFF_MASTER_KEY`, which these commands need besides `DATABASE_URL`.
+extension AdminCommand {
+    static let appUsage = """
+        usage: handoff admin app create --project P --platform ios|android --bundle-id B [app settings]
+               handoff admin app update --app ID [--bundle-id B] [app settings]
+               handoff admin app rotate-token --app ID
+               handoff admin app show --app ID
+               handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
+               handoff admin app destination remove --app ID --destination ID
+        app settings: [--app-apple-id N] [--forward-url URL] [--revenuecat-secret S] [--google-push-audience A]
+                      [--google-push-service-account EMAIL] [--google-service-account-key FILE]
+                      (on update, an empty value clears one)
+        """
+
+    /// An app subcommand, its arguments checked.
+    enum AppCommand {
+        case create(ProjectID, AppDraft)
+        case update(AppID, AppChange)
+        case rotateToken(AppID)
+        case show(AppID)
+        case addDestination(AppID, DestinationScheme, AppForwardURL, secret: String?)
+        case removeDestination(AppID, DestinationID)
+    }
+
+    static let appSettingFlags = ["--app-apple-id", "--forward-url"] + AppSecretKind.allCases.map(\.flag)
+
+    /// Runs `handoff admin app <arguments>` (the words after `app`); the exit status of `run`.
+    static func runApp(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let words = "app " + arguments.prefix(arguments.first == "destination" ? 2 : 1).joined(separator: " ")
+        do {
+            let command = try parseApp(arguments)
+            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
+            guard let masterKey = configuration.masterKey else {
+                throw UsageError(message: "HANDOFF_MASTER_KEY is required: app secrets and store tokens are sealed "
+                                 + "with it")
+            }
+            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
+            defer { pool.close() }
+            let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
+            let model = AppModel(log: log, masterKey: masterKey.bytes)
+            print(try performApp(command, model: model, publicBaseURL: configuration.publicBaseURL))
+            return 0
+        } catch let error as UsageError {
+            Subcommands.printError("handoff admin \(words): \(error.message)\n\(appUsage)")
+            return 2
+        } catch let refusal as Refusal {
+            Subcommands.printError("handoff admin \(words): \(refusal.message)")
+            return refusal.kind == .invalid ? 2 : 1
+        } catch {
+            Subcommands.printError("handoff admin \(words): \(error)")
+            return 1
+        }
+    }
+
+    static func parseApp(_ arguments: [String]) throws -> AppCommand {
+        guard let verb = arguments.first else { throw UsageError(message: "an app subcommand is required") }
+        if verb == "destination" {
+            guard arguments.count >= 2 else { throw UsageError(message: "destination add or destination remove") }
+            let flags = Array(arguments.dropFirst(2))
+            switch arguments[1] {
+            case "add":
+                let flags = try Flags(flags, allowed: ["--app", "--scheme", "--url", "--secret"])
+                let scheme = try field(DestinationScheme.parse(try flags.required("--scheme"), field: "--scheme"))
+                let url = try field(AppForwardURL.validate(try flags.required("--url"), field: "--url"))
+                let secret = try flags.values["--secret"].map { try field(SecretText.token.parse($0, field: "--secret")) }
+                return .addDestination(try appID(flags), scheme, url, secret: secret)
+            case "remove":
+                let flags = try Flags(flags, allowed: ["--app", "--destination"])
+                return .removeDestination(try appID(flags), try field(DestinationID.parse(
+                    try flags.required("--destination"), field: "--destination")))
+            default:
+                throw UsageError(message: "unknown subcommand \"app destination \(arguments[1])\"")
+            }
+        }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "create":
+            let flags = try Flags(rest, allowed: ["--project", "--platform", "--bundle-id"] + appSettingFlags)
+            let project = try field(ProjectID.parse(try flags.required("--project"), field: "--project"))
+            let appAppleId = try flags.values["--app-apple-id"].map {
+                try field(AppFields.appAppleID(text: $0, field: "--app-apple-id"))
+            }
+            var secrets: [AppSecretKind: String] = [:]
+            for kind in AppSecretKind.allCases {
+                guard let value = flags.values[kind.flag] else { continue }
+                secrets[kind] = try secretText(kind, value)
+            }
+            let draft = try field(AppDraft.parse(
+                platform: try flags.required("--platform"), bundleId: try flags.required("--bundle-id"),
+                appAppleId: appAppleId, forwardUrl: flags.values["--forward-url"], secrets: secrets, fields: .flags))
+            return .create(project, draft)
+        case "update":
+            let flags = try Flags(rest, allowed: ["--app", "--bundle-id"] + appSettingFlags)
+            var change = AppChange(fields: .flags)
+            change.bundleId = flags.values["--bundle-id"]
+            var refusals: [FieldRefusal?] = []
+            if let value = flags.values["--app-apple-id"] {
+                if value.isEmpty {
+                    refusals.append(change.setAppAppleId(nil))
+                } else {
+                    refusals.append(change.setAppAppleId(try field(AppFields.appAppleID(text: value,
+                                                                                        field: "--app-apple-id"))))
+                }
+            }
+            if let value = flags.values["--forward-url"] {
+                refusals.append(change.setForwardUrl(value.isEmpty ? nil : value))
+            }
+            for kind in AppSecretKind.allCases {
+                guard let value = flags.values[kind.flag] else { continue }
+                refusals.append(change.setSecret(kind, value.isEmpty ? nil : try secretText(kind, value)))
+            }
+            if let refusal = refusals.compactMap({ $0 }).first { throw UsageError(message: refusal.message) }
+            let app = try appID(flags)
+            guard !change.isEmpty else { throw UsageError(message: "give at least one setting to change") }
+            return .update(app, change)
+        case "rotate-token":
+            return .rotateToken(try appID(try Flags(rest, allowed: ["--app"])))
+        case "show":
+            return .show(try appID(try Flags(rest, allowed: ["--app"])))
+        default:
+            throw UsageError(message: "unknown subcommand \"app \(verb)\"")
+        }
+    }
+
+    static func performApp(_ command: AppCommand, model: AppModel, publicBaseURL: String) throws -> String {
+        let metadata = EventMetadata(actor: .admin("cli"))
+        func scope(_ app: AppID) -> AppCommandScope { AppCommandScope(app: app, org: nil, project: nil) }
+        switch command {
+        case .create(let project, let draft):
+            let created = try model.createApp.run(project: project, org: nil, draft: draft, metadata: metadata)
+            return try encode(TokenAnswer(appId: created.app.appId, storeToken: created.storeToken.text,
+                                          storeUrls: StoreURLs(base: publicBaseURL, token: created.storeToken)))
+        case .update(let app, let change):
+            return try encode(try model.updateApp.run(scope(app), change: change, metadata: metadata))
+        case .rotateToken(let app):
+            let rotated = try model.rotateStoreToken.run(scope(app), metadata: metadata)
+            return try encode(TokenAnswer(appId: rotated.app.appId, storeToken: rotated.storeToken.text,
+                                          storeUrls: StoreURLs(base: publicBaseURL, token: rotated.storeToken)))
+        case .show(let app):
+            // The admin CLI names the app only: read its org first, as the commands do.
+            guard let found = try model.lookup.appOfAnyOrg(app) else {
+                throw Refusal.notFound("no app has this id", field: "--app")
+            }
+            return try encode(found)
+        case .addDestination(let app, let scheme, let url, let secret):
+            let destination = try model.addDestination.run(scope(app), scheme: scheme, url: url, secret: secret,
+                                                           fields: .flags, metadata: metadata)
+            return try encode(["destinationId": destination.description])
+        case .removeDestination(let app, let destination):
+            try model.removeDestination.run(scope(app), destination: destination, metadata: metadata)
+            return #"{"appId":"\#(app)","destinationId":"\#(destination)","removed":true}"#
+        }
+    }
+
+    /// `{"appId","storeToken","storeUrls"}`: the answer of `app create` and `app rotate-token`.
+    struct TokenAnswer: Encodable {
+        var appId: String
+        var storeToken: String
+        var storeUrls: StoreURLs
+    }
+
+    private static func appID(_ flags: Flags) throws -> AppID {
+        try field(AppID.parse(try flags.required("--app"), field: "--app"))
+    }
+
+    /// A secret flag's text: the value itself, or for the service-account key the contents of the file it names.
+    private static func secretText(_ kind: AppSecretKind, _ value: String) throws -> String {
+        guard kind == .googleServiceAccountKey else { return value }
+        guard let data = FileManager.default.contents(atPath: value) else {
+            throw UsageError(message: FieldRefusal(field: kind.flag, code: .serviceAccountKeyFormat,
+                                                   rule: "name a readable key file").message)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
