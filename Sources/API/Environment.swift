@@ -44,6 +44,10 @@ public struct Environment: Sendable {
     public let emailRecoveryLimit: RateLimit
     /// The budget of each client IP on `POST /public/app-account-token`.
     public let appAccountTokenLimit: RateLimit
+    /// The budget of each store token on `POST /v1/m/store/*/{token}`.
+    public let storeLimit: RateLimit
+    /// How store notifications are checked: Apple's trust roots, Google's keys.
+    public let storeChecks: StoreChecks
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
     /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
@@ -83,6 +87,11 @@ public struct Environment: Sendable {
     public static let defaultAuthFailureLimit = RateLimit.perWindow(
         name: "auth-failures", count: 20, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
 
+    /// 30 notifications per second per store token; without Redis, 300 per second per process (fail open: a Redis
+    /// outage must not lose a store's notification, and the stores retry a 503 only for hours).
+    public static let defaultStoreLimit = RateLimit(
+        name: "store", perSecond: 30, burst: 30, onFailure: .openWithCap(perProcessPerSecond: 300))
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -100,6 +109,7 @@ public struct Environment: Sendable {
         failedLookupBudget: FailedLookupBudget? = Environment.defaultFailedLookupBudget,
         emailRecoveryLimit: RateLimit = Environment.defaultEmailRecoveryLimit,
         clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
+        storeLimit: RateLimit = Environment.defaultStoreLimit, storeChecks: StoreChecks = StoreChecks(),
         appAccountTokenLimit: RateLimit = Environment.defaultAppAccountTokenLimit
     ) {
         self.model = model
@@ -121,6 +131,8 @@ public struct Environment: Sendable {
         self.s2sLimit = s2sLimit
         self.authFailureLimit = authFailureLimit
         self.clientGrouping = clientGrouping
+        self.storeLimit = storeLimit
+        self.storeChecks = storeChecks
         self.appAccountTokenLimit = appAccountTokenLimit
     }
 

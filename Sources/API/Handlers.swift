@@ -6,6 +6,8 @@ enum Handlers {
         _ route: Route, _ request: Request, _ context: RequestContext, _ environment: Environment
     ) throws -> Response {
         switch route {
+        case .storeNotification(let store, let token):
+            return try StoreIntakeHandler.receive(request, context, environment, store: store, token: token)
         case .healthz: return HealthHandler.healthz(request, environment)
         case .readyz: return try HealthHandler.readyz(request, environment)
         case .openAPI: return OpenAPIHandler.document(request, environment)

@@ -1,3 +1,4 @@
+import Domain
 import HTTPServer
 
 /// Every endpoint of the API as a value; a request is parsed into one once, then switched over exhaustively.
@@ -58,6 +59,9 @@ public enum Route: Sendable, Equatable {
     case removeDestination(appId: String, destinationId: String)
     /// `POST /public/app-account-token`: a buyer's App Store `appAccountToken`, the same for the same guid.
     case appAccountToken
+    /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
+    /// token is `token`.
+    case storeNotification(store: NotificationStore, token: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -92,6 +96,11 @@ public enum Route: Sendable, Equatable {
             .removeDestination(appId: $0["appId"] ?? "", destinationId: $0["destinationId"] ?? "")
         },
         Endpoint(.post, "/public/app-account-token") { _ in .appAccountToken },
+        Endpoint(.post, "/v1/m/store/apple/{token}") { .storeNotification(store: .apple, token: $0["token"] ?? "") },
+        Endpoint(.post, "/v1/m/store/google/{token}") { .storeNotification(store: .google, token: $0["token"] ?? "") },
+        Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
+            .storeNotification(store: .revenuecat, token: $0["token"] ?? "")
+        },
     ]
 
     /// The routing table, from `endpoints`.
@@ -127,6 +136,7 @@ public enum Route: Sendable, Equatable {
         case .createApp, .updateApp: return 32768
         // Any body is ignored.
         case .rotateStoreToken: return 1024
+        case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)
         }
     }
 
@@ -134,7 +144,8 @@ public enum Route: Sendable, Equatable {
     var access: Access {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
-             .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken:
+             .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
+             .storeNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .updateApp, .rotateStoreToken, .addDestination, .removeDestination:

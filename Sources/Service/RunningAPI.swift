@@ -58,6 +58,8 @@ public final class RunningAPI: Sendable {
                 rememberSeconds: 600) : nil,
             emailRecoveryLimit: Environment.defaultEmailRecoveryLimit.scaled(by: factor),
             clientGrouping: clientGrouping,
+            storeLimit: Environment.defaultStoreLimit.scaled(by: factor),
+            storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots),
             appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(

@@ -77,7 +77,8 @@ enum AppOperations {
                                         .required("bundleId", ContractFields.androidPackage)]),
         ]),
         responses: [
-            .json(201, "the app, with its store token and store URLs", appWithToken, links: appLinks()),
+            .json(201, "the app, with its store token and store URLs", appWithToken,
+                  links: appLinks() + StoreOperations.links),
             .error(400, "a field is refused; the message names it", codes: settingCodes + [.platformFormat]),
         ])
 
@@ -124,7 +125,8 @@ enum AppOperations {
             + "their notification arrived under. Any body is ignored.",
         tag: "server-to-server", parameters: [.path("appId", ContractFields.appId)],
         responses: [
-            .json(200, "the app, with its new store token and store URLs", appWithToken, links: [appLinks()[0]]),
+            .json(200, "the app, with its new store token and store URLs", appWithToken,
+                  links: [appLinks()[0]] + StoreOperations.links),
             .error(400, "VALIDATION_APP_ID_FORMAT", codes: appIdCodes),
             notFound,
         ])

@@ -45,6 +45,8 @@ enum OpenAPIDocument {
             + "which reaches only its own project); rate-limited per key."),
         tag("public", "For apps, browsers and the paywall: no key; rate-limited per client IP, and refused (503) "
             + "rather than unlimited while Redis is down."),
+        tag("stores", "For App Store, Google Play and RevenueCat: each app's store URLs, keyed by its store token; "
+            + "rate-limited per token."),
         tag("operations", "Health and readiness, for load balancers."),
         tag("documentation", "This document, as JSON and rendered."),
     ])

@@ -13,6 +13,10 @@ public struct AppModel: Sendable {
     public let addDestination: AddDestination
     public let removeDestination: RemoveDestination
     public let mintAppAccountToken: MintAppAccountToken
+    /// Store intake: records a store notification once and applies its effect.
+    public let receiveStoreNotification: ReceiveStoreNotification
+    /// Applies a store effect learned after intake (Google, through the Play Developer API).
+    public let applyStoreEffect: ApplyStoreEffect
 
     /// The app model over `log`, sealing with `masterKey` (32 bytes).
     public init(log: EventLog, masterKey: [UInt8]) {
@@ -25,5 +29,7 @@ public struct AppModel: Sendable {
         self.addDestination = AddDestination(log: log, sealer: sealer)
         self.removeDestination = RemoveDestination(log: log)
         self.mintAppAccountToken = MintAppAccountToken(log: log)
+        self.receiveStoreNotification = ReceiveStoreNotification(log: log)
+        self.applyStoreEffect = ApplyStoreEffect(log: log)
     }
 }
