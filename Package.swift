@@ -79,13 +79,13 @@ let package = Package(
 
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
         .target(
-            name: "TestSupport", dependencies: ["Migrate", "Postgres"], path: "Tests/TestSupport", swiftSettings: strict
+            name: "TestSupport", dependencies: ["Crypto", "Migrate", "Postgres"], path: "Tests/TestSupport", swiftSettings: strict
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         // Store notifications without a database: App Store signed data against Apple's fixtures and fresh signatures.
-        .testTarget(name: "StoreTests", dependencies: ["Commands", "Crypto", "Domain"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Commands", "Crypto", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),

@@ -3,6 +3,7 @@ import Crypto
 import Domain
 import Foundation
 import Testing
+import TestSupport
 
 /// Every fixture of `shared/fixtures/apple` behaves as its README says, against the test root.
 struct AppleFixtureVerificationTests {

@@ -4,6 +4,7 @@ import Domain
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// Notifications signed in the test with the fixture keys: what verifies, what each app rule refuses, and the nested
 /// transaction and renewal info.

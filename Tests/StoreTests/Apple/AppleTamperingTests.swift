@@ -2,6 +2,7 @@ import Commands
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 /// A signed notification changed after signing — header, payload, signature, each certificate — is refused; so are
 /// chains that do not end at the configured root.

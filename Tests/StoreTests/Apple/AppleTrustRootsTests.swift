@@ -2,6 +2,7 @@ import Commands
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 /// The built-in Apple Root CA - G3 and `APPLE_ROOT_CERTIFICATES` files.
 struct AppleTrustRootsTests {

@@ -1,6 +1,7 @@
 import Commands
 import Foundation
 import Testing
+import TestSupport
 
 /// Certificates are judged at the payload's `signedDate` (at the clock only without one), also for chains the
 /// verifier already trusted.

@@ -1,6 +1,7 @@
 import Commands
 import Crypto
 import Foundation
+import TestSupport
 
 /// Verifiers and small readers of verification results shared by the App Store tests.
 enum AppleVerifiers {

@@ -1,9 +1,9 @@
 /// Certificates made for these tests with the `openssl` command line on 2026-12-01 (valid from then until 2032 or
 /// 2051), beside Apple's fixtures: a rogue chain that looks like the test chain but ends at a root nobody configured,
 /// a P-384 leaf and a leaf directly under the test root, both issued with the fixture keys. PEM text.
-enum ExtraChains {
+public enum ExtraChains {
     /// A self-signed root named like the test root, with a key of its own: never configured.
-    static let rogueRoot = """
+    public static let rogueRoot = """
         -----BEGIN CERTIFICATE-----
         MIIBsjCCAVigAwIBAgIUdOkfnMCKE2oF3h979zt7Oz69wlUwCgYIKoZIzj0EAwIw
         NjELMAkGA1UEBhMCVVMxEzARBgNVBAgMCkNhbGlmb3JuaWExEjAQBgNVBAcMCUN1
@@ -19,7 +19,7 @@ enum ExtraChains {
         """
 
     /// An intermediate under the rogue root, with the WWDR intermediate OID.
-    static let rogueIntermediate = """
+    public static let rogueIntermediate = """
         -----BEGIN CERTIFICATE-----
         MIIB5DCCAYqgAwIBAgIBFTAKBggqhkjOPQQDAjA2MQswCQYDVQQGEwJVUzETMBEG
         A1UECAwKQ2FsaWZvcm5pYTESMBAGA1UEBwwJQ3VwZXJ0aW5vMCAXDTI2MTIwMTE3
@@ -36,7 +36,7 @@ enum ExtraChains {
         """
 
     /// A leaf under the rogue intermediate, with the receipt-signing OID.
-    static let rogueLeaf = """
+    public static let rogueLeaf = """
         -----BEGIN CERTIFICATE-----
         MIIB4zCCAYigAwIBAgIBFjAKBggqhkjOPQQDAjBFMQswCQYDVQQGEwJVUzELMAkG
         A1UECAwCQ0ExEjAQBgNVBAcMCUN1cGVydGlubzEVMBMGA1UECgwMSW50ZXJtZWRp
@@ -53,7 +53,7 @@ enum ExtraChains {
         """
 
     /// The rogue leaf's key.
-    static let rogueLeafKey = """
+    public static let rogueLeafKey = """
         -----BEGIN EC PRIVATE KEY-----
         MHcCAQEEICp6xGYlVftTxlnc7+RIx+sPZV7HTsgp6u5qd2FnS/PcoAoGCCqGSM49
         AwEHoUQDQgAEEqs2DfJHUz4wWDdpiUg47wr3V/Ns4f0ODOxLgseDTPKmMnjO7z79
@@ -62,7 +62,7 @@ enum ExtraChains {
         """
 
     /// A leaf with the receipt-signing OID under the real test intermediate, but with a P-384 key.
-    static let p384Leaf = """
+    public static let p384Leaf = """
         -----BEGIN CERTIFICATE-----
         MIICKzCCAdGgAwIBAgIBFzAKBggqhkjOPQQDAjBFMQswCQYDVQQGEwJVUzELMAkG
         A1UECAwCQ0ExEjAQBgNVBAcMCUN1cGVydGlubzEVMBMGA1UECgwMSW50ZXJtZWRp
@@ -80,7 +80,7 @@ enum ExtraChains {
         """
 
     /// The P-384 leaf's key.
-    static let p384LeafKey = """
+    public static let p384LeafKey = """
         -----BEGIN EC PRIVATE KEY-----
         MIGkAgEBBDCwkZRlLZKulYewcuZdhp3OLQK1eWWZwJLLmyhdiu+RxYdFYlRRgr90
         bwlON0g/UkmgBwYFK4EEACKhZANiAAQJ6xcy4iwno/BH8RDR9NTBnNA1Gwsdt9kD
@@ -90,7 +90,7 @@ enum ExtraChains {
         """
 
     /// A leaf with the receipt-signing OID issued directly by the test root (the test leaf's key): a chain of two.
-    static let leafUnderRoot = """
+    public static let leafUnderRoot = """
         -----BEGIN CERTIFICATE-----
         MIICDTCCAbOgAwIBAgIBGDAKBggqhkjOPQQDAjA2MQswCQYDVQQGEwJVUzETMBEG
         A1UECAwKQ2FsaWZvcm5pYTESMBAGA1UEBwwJQ3VwZXJ0aW5vMB4XDTI2MTIwMTE3

@@ -2,9 +2,9 @@ import Foundation
 
 /// Apple's signing fixtures in `shared/fixtures/apple` (see its README), found by walking up from this file: the
 /// repository sits next to `shared/` (`/work/main` and `/work/shared`).
-enum AppleFixtures {
+public enum AppleFixtures {
     /// The fixture folder `…/shared/fixtures/apple`.
-    static let directory: URL = {
+    public static let directory: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("shared/fixtures/apple")
@@ -17,17 +17,17 @@ enum AppleFixtures {
     }()
 
     /// The bytes of `certs/<name>`.
-    static func certificateFile(_ name: String) -> [UInt8] {
+    public static func certificateFile(_ name: String) -> [UInt8] {
         bytes("certs/" + name)
     }
 
     /// The text of `certs/<name>` (PEM certificates and keys).
-    static func certificateText(_ name: String) -> String {
+    public static func certificateText(_ name: String) -> String {
         String(decoding: bytes("certs/" + name), as: UTF8.self)
     }
 
     /// The text of `mock_signed_data/<name>`, without the trailing newline.
-    static func signedData(_ name: String) -> String {
+    public static func signedData(_ name: String) -> String {
         String(decoding: bytes("mock_signed_data/" + name), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -42,7 +42,7 @@ enum AppleFixtures {
 
 extension AppleFixtures {
     /// The path of `certs/<name>`, for settings that take files.
-    static func certificatePath(_ name: String) -> String {
+    public static func certificatePath(_ name: String) -> String {
         directory.appendingPathComponent("certs/" + name).path
     }
 }
