@@ -13,6 +13,6 @@ struct FuzzTarget: Sendable {
         JSONBodyFuzz.target, RequestTargetFuzz.target, HeadersFuzz.target, ForwardedForFuzz.target,
         AcceptLanguageFuzz.target, SecretKeyFuzz.target, PassFuzz.target, PageTokenFuzz.target, CodesFuzz.target,
         TrackerLinkFuzz.target, EmailFuzz.target, PaymentFieldsFuzz.target, IdentifiersFuzz.target,
-        ProjectSettingsFuzz.target, FingerprintFieldsFuzz.target,
+        ProjectSettingsFuzz.target, FingerprintFieldsFuzz.target, PubSubPushFuzz.target,
     ]
 }
