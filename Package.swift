@@ -53,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: ["Commands", "Domain", "EventStore", "HTTPClient", "Postgres", "Redis"],
+            dependencies: ["Commands", "Crypto", "Domain", "EventStore", "HTTPClient", "Postgres", "Redis"],
             swiftSettings: strict
         ),
         .target(
@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Workers", "Commands", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate",
+                "Workers", "Commands", "Crypto", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate",
                 "TestSupport",
             ],
             swiftSettings: strict

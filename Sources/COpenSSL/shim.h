@@ -12,4 +12,10 @@
 #include <openssl/pem.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
+
+/* ---- issue14-google: RSA (RS256) — OSSL_PARAM_BLD for JWK keys, RSA key generation (Sources/Crypto/RSA*.swift) */
+#include <openssl/bn.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+/* ---- end issue14-google */
 #endif

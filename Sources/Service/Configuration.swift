@@ -65,6 +65,11 @@ public struct Configuration: Sendable {
     /// `JOB_VISIBILITY_TIMEOUT_SECONDS`: after this long a crashed worker's jobs are taken over, and an enqueued job
     /// is checked against Redis by the sweeper.
     public var jobVisibilityTimeoutSeconds: Int
+    /// `GOOGLE_OIDC_JWKS`: Google's keys for the OIDC tokens of Play pushes (a JWKS file, re-read when it changes, or
+    /// inline JSON); nil when unset, and then a Google push to an app with a push service account is refused (401).
+    public var googleOIDCJWKS: GoogleOIDCKeys.Source?
+    /// `GOOGLE_PLAY_API_BASE_URL`: the Play Developer API (tests point it at a stand-in); no trailing `/`.
+    public var googlePlayAPIBaseURL: String
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -120,6 +125,8 @@ public struct Configuration: Sendable {
         ("MAIL_FROM_NAME", "Handoff", "sender display name of recovery mail"),
         ("WORK_THREADS", "2", "worker threads per queue in each handoff work process (1–64)"),
         ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
+        ("GOOGLE_OIDC_JWKS", "(none)", "Google's OIDC keys for Play pushes: JWKS file path (re-read on change) or JSON"),
+        ("GOOGLE_PLAY_API_BASE_URL", "https://androidpublisher.googleapis.com", "Play Developer API base URL"),
     ]
 
     /// Where `/metrics` is served unless `METRICS_ADDRESS` says otherwise: loopback only, so nothing outside the host
@@ -170,6 +177,9 @@ public struct Configuration: Sendable {
         mailFromName = try reader.displayName("MAIL_FROM_NAME", default: "Handoff")
         workThreads = try reader.integer("WORK_THREADS", default: 2, in: 1...64)
         jobVisibilityTimeoutSeconds = try reader.integer("JOB_VISIBILITY_TIMEOUT_SECONDS", default: 60, in: 1...3600)
+        googleOIDCJWKS = try reader.googleOIDCKeys("GOOGLE_OIDC_JWKS")
+        googlePlayAPIBaseURL = try reader.publicBaseURL(
+            "GOOGLE_PLAY_API_BASE_URL", default: "https://androidpublisher.googleapis.com")
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil
