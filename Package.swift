@@ -77,6 +77,11 @@ let package = Package(
             name: "handoff-bench", dependencies: ["Domain", "EventStore", "Postgres"], swiftSettings: strict
         ),
 
+        // bench/store's load generator: App Store notification verification; not a product, not used by the tests.
+        .executableTarget(
+            name: "handoff-store-bench", dependencies: ["Commands", "Crypto", "Domain"], swiftSettings: strict
+        ),
+
         // Tests: real Postgres, Redis, HTTP and SMTP peers started by infra/test.
         .target(
             name: "TestSupport", dependencies: ["Crypto", "Migrate", "Postgres"], path: "Tests/TestSupport", swiftSettings: strict

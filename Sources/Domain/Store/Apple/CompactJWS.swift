@@ -83,7 +83,7 @@ public struct CompactJWS: Sendable, Equatable {
     }
 
     private static func decodeSegment(_ segment: ArraySlice<UInt8>) -> [UInt8]? {
-        Base64URLText.decode(Substring(decoding: segment, as: UTF8.self))
+        decodeBase64URL(segment)
     }
 
     /// The header fields the App Store's JWS uses; others (`typ`, `kid`) are ignored.
