@@ -30,7 +30,9 @@ enum StoreIntakeHandler {
         case .apple:
             intake = environment.storeChecks.apple.make(body: request.body, app: app, now: now)
         case .google:
-            throw APIError.unavailable("Google Play notifications are not taken yet", retryAfterSeconds: 60)
+            intake = environment.storeChecks.google.make(
+                body: request.body, authorization: request.headers["authorization"], app: app,
+                storeURL: storeURL(environment, store, token), now: now)
         }
         switch intake {
         case .failure(.malformed(let reason)):

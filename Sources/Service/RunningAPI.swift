@@ -1,5 +1,6 @@
 import API
 import Commands
+import Foundation
 import HTTPServer
 import Postgres
 import Redis
@@ -38,6 +39,13 @@ public final class RunningAPI: Sendable {
             logger.warning("RESOLVE_LIMITS=off: GET /public/handoff/resolve has no per-IP limit and no failed-lookup "
                 + "budget; for bench/resolve only, never in production")
         }
+        var googleKeys: GoogleOIDCKeys?
+        if let source = configuration.googleOIDCJWKS {
+            googleKeys = try GoogleOIDCKeys(source: source, now: Date())
+        } else {
+            logger.warning("GOOGLE_OIDC_JWKS is unset: Google Play pushes to apps with a push service account are "
+                + "refused (401)")
+        }
         let factor = configuration.rateLimitMultiplier
         if factor != 1 {
             logger.warning("RATE_LIMIT_MULTIPLIER=\(factor): every rate limit is raised; for tests only")
@@ -59,7 +67,7 @@ public final class RunningAPI: Sendable {
             emailRecoveryLimit: Environment.defaultEmailRecoveryLimit.scaled(by: factor),
             clientGrouping: clientGrouping,
             storeLimit: Environment.defaultStoreLimit.scaled(by: factor),
-            storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots),
+            storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots, googleKeys: googleKeys),
             appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(

@@ -53,9 +53,10 @@ enum StoreOperations {
         ], closed: false),
         responses: [
             .empty(204, "accepted (or a repeat)"),
-            .error(400, "not a Pub/Sub push of a DeveloperNotification, or another app's packageName",
+            .error(400, "not a Pub/Sub push of a DeveloperNotification",
                    codes: [.validationFailed]),
-            .error(401, "the push token does not verify; nothing recorded", codes: [.unauthorized]),
+            .error(401, "the push token does not verify, or the packageName is another app's; nothing recorded",
+                   codes: [.unauthorized]),
             notFound, limited,
         ])
 
