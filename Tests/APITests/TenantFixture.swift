@@ -29,7 +29,8 @@ struct TenantFixture {
                    clock: @escaping @Sendable () -> Date = { Date() }, poolSize: Int = 2,
                    publicBaseURL: String = "http://127.0.0.1:8080",
                    publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
-                   clientGrouping: ClientAddressGrouping = ClientAddressGrouping())
+                   clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
+                   appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30))
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -40,13 +41,13 @@ struct TenantFixture {
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
-            clientGrouping: clientGrouping)
+            clientGrouping: clientGrouping, appAccountTokenLimit: appAccountTokenLimit)
         return APIResponder(environment: environment)
     }
 
-    /// Runs `handoff admin <arguments>` against this database.
-    func admin(_ arguments: [String]) throws -> AdminOutcome {
-        try database.admin(arguments)
+    /// Runs `handoff admin <arguments>` against this database (`environment` adds variables).
+    func admin(_ arguments: [String], environment: [String: String] = [:]) throws -> AdminOutcome {
+        try database.admin(arguments, environment: environment)
     }
 
     /// Creates an org and a project through the CLI; returns (org, project, key).

@@ -250,7 +250,8 @@ import TestSupport
         try owner.execute("UPDATE projects SET name = 'wrong'; DELETE FROM secret_keys")
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
-                                 "payments", "handoff_codes", "fingerprints"])
+                                 "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
+                                 "app_destinations", "app_account_tokens"])
         #expect(try snapshot() == live)
     }
 }

@@ -2,13 +2,13 @@ import Foundation
 
 extension ScratchDatabase {
     /// Runs `handoff admin <arguments>` (the built binary) against this database: the application role, the owner
-    /// for migrations. Waits up to 120 s.
-    public func admin(_ arguments: [String]) throws -> AdminOutcome {
+    /// for migrations; `environment` adds or overrides variables. Waits up to 120 s.
+    public func admin(_ arguments: [String], environment extra: [String: String] = [:]) throws -> AdminOutcome {
         let folder = try TestEnvironment.scratchFolder()
         let stem = folder + "/admin-\(UInt64.random(in: 0...UInt64.max))"
         let environment = ProcessInfo.processInfo.environment.merging([
             "DATABASE_URL": appURL, "MIGRATION_DATABASE_URL": ownerURL, "LOG_LEVEL": "error",
-        ]) { $1 }
+        ]) { $1 }.merging(extra) { $1 }
         let child = try ChildProcess(
             ["sh", "-c", "out=\"$1\"; err=\"$2\"; shift 2; exec \"$@\" >\"$out\" 2>\"$err\"", "sh",
              stem + ".out", stem + ".err", try HandoffBinary.path(), "admin"] + arguments,

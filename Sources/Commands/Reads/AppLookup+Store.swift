@@ -27,6 +27,24 @@ extension AppLookup {
         public var googleServiceAccountKey: String?
         /// The live destinations' ids, oldest first (`StoreNotificationReceived.destinations`).
         public var destinations: [DestinationID]
+
+        public init(orgId: OrgID, appId: AppID, projectId: ProjectID, platform: DevicePlatform, bundleId: String,
+                    appAppleId: Int64?, storeTokenHash: String, revenuecatSecret: String?,
+                    googlePushAudience: String?, googlePushServiceAccount: String?,
+                    googleServiceAccountKey: String?, destinations: [DestinationID]) {
+            self.orgId = orgId
+            self.appId = appId
+            self.projectId = projectId
+            self.platform = platform
+            self.bundleId = bundleId
+            self.appAppleId = appAppleId
+            self.storeTokenHash = storeTokenHash
+            self.revenuecatSecret = revenuecatSecret
+            self.googlePushAudience = googlePushAudience
+            self.googlePushServiceAccount = googlePushServiceAccount
+            self.googleServiceAccountKey = googleServiceAccountKey
+            self.destinations = destinations
+        }
     }
 
     /// Where and how one forward is sent: the destination as it is now, and the store token the notification
@@ -42,6 +60,16 @@ extension AppLookup {
         public var isDefault: Bool
         /// Whether the destination was removed after the notification arrived (the forwarder then sends nothing).
         public var removed: Bool
+
+        public init(url: String, scheme: DestinationScheme, secret: String?, storeToken: String, isDefault: Bool,
+                    removed: Bool) {
+            self.url = url
+            self.scheme = scheme
+            self.secret = secret
+            self.storeToken = storeToken
+            self.isDefault = isDefault
+            self.removed = removed
+        }
     }
 
     /// The app whose live store token is `token` (the store URL's last segment), or nil for a malformed, unknown or

@@ -84,7 +84,7 @@ extension JSONBodyFuzz {
     }
 
     /// `object` as JSON, decoded again through `JSONBody` as `T`; nil when it is refused.
-    private static func reencode<T: Decodable>(_ object: Any) -> T? {
+    static func reencode<T: Decodable>(_ object: Any) -> T? {
         guard let data = try? JSONSerialization.data(withJSONObject: object) else {
             check(false, "\(object) is not JSON")
             return nil

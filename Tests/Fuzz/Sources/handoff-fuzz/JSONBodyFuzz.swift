@@ -6,7 +6,8 @@ import Foundation
 /// Properties: a body either decodes or is refused with a 400 `APIError` whose code is `INVALID_JSON` or a
 /// `VALIDATION_*` code and whose message is not empty; a refusal never repeats a string value of the body that looks
 /// like personal data (8 characters or more with `@`, or with a digit and no space); every decoded body passes its
-/// own validators again and survives a print/parse round trip (`JSONBodyFuzz+RoundTrips.swift`).
+/// own validators again and survives a print/parse round trip (`JSONBodyFuzz+RoundTrips.swift`; the app bodies in
+/// `JSONBodyFuzz+Apps.swift`).
 enum JSONBodyFuzz {
     static let target = FuzzTarget(name: "json-body", maxLength: 4096, run: run)
 
@@ -17,6 +18,10 @@ enum JSONBodyFuzz {
         decode(FingerprintCaptureRequest.self, bytes) { checkRoundTrip($0) }
         decode(ResolveByFingerprintRequest.self, bytes) { checkRoundTrip($0) }
         decode(API.EmailRecoveryRequest.self, bytes) { checkRoundTrip($0) }
+        decode(AppBody.Create.self, bytes) { checkValid($0) }
+        decode(AppBody.Patch.self, bytes) { checkValid($0) }
+        decode(DestinationBody.self, bytes) { checkValid($0) }
+        decode(AppAccountTokenHandler.Body.self, bytes) { checkRoundTrip($0) }
     }
 
     /// Decodes `bytes` as `T`, checks a refusal's shape, and hands a decoded value to `properties`.

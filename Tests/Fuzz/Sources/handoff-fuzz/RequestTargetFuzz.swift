@@ -61,7 +61,7 @@ enum RequestTargetFuzz {
 
     private static func checkRoute(_ path: String) {
         let normalized = path.utf8.first == UInt8(ascii: "/") ? path : "/" + path
-        for method in [Method.get, .head, .post, .patch, .put, .other("get")] {
+        for method in [Method.get, .head, .post, .patch, .put, .delete, .other("get")] {
             switch Route.router.match(method, path) {
             case .found(let route, let pattern):
                 let parameters = parameters(of: route)
@@ -86,6 +86,9 @@ enum RequestTargetFuzz {
         case .user(let guid), .userEntitlements(let guid): [("guid", guid)]
         case .refundPayment(let paymentId): [("paymentId", paymentId)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
+        case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId):
+            [("appId", appId)]
+        case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
         default: []
         }
     }
