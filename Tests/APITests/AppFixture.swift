@@ -15,13 +15,16 @@ struct AppFixture {
     let model: AppModel
 
     static func migrated(publicBaseURL: String = "https://handoff.example.com",
-                         appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30)) throws -> AppFixture {
+                         appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
+                         storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 1000),
+                         storeChecks: StoreChecks = StoreChecks()) throws -> AppFixture {
         let tenants = try TenantFixture.migrated()
         let pool = Pool(configuration: PostgresConfiguration(url: tenants.database.appURL, poolSize: 2))
         return AppFixture(
             tenants: tenants,
             api: try tenants.responder(poolSize: 8, publicBaseURL: publicBaseURL,
-                                       appAccountTokenLimit: appAccountTokenLimit),
+                                       appAccountTokenLimit: appAccountTokenLimit, storeLimit: storeLimit,
+                                       storeChecks: storeChecks),
             model: AppModel(log: EventLog(pool: pool, projections: ProjectionRegistry.service),
                             masterKey: TestIdentity.secrets().masterKey))
     }

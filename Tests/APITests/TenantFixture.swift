@@ -30,7 +30,8 @@ struct TenantFixture {
                    publicBaseURL: String = "http://127.0.0.1:8080",
                    publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
-                   appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30))
+                   appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
+                   storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 30), storeChecks: StoreChecks = StoreChecks())
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -41,7 +42,8 @@ struct TenantFixture {
             metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
-            clientGrouping: clientGrouping, appAccountTokenLimit: appAccountTokenLimit)
+            clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
+            appAccountTokenLimit: appAccountTokenLimit)
         return APIResponder(environment: environment)
     }
 

@@ -23,7 +23,8 @@ public enum AppleNotificationEffect {
             return .activate(purchase)
         }
         if ending.contains(notificationType) {
-            return .expire(paymentId: id, at: min(transaction.expiresAt ?? at, at))
+            // Ended by the time it was signed and received, whatever the transaction's own expiry says.
+            return .expire(paymentId: id, at: min(transaction.expiresAt ?? at, at, now))
         }
         if revoking.contains(notificationType) {
             return .revoke(paymentId: id, at: transaction.revokedAt ?? at)
