@@ -17,12 +17,13 @@ struct AppFixture {
     static func migrated(publicBaseURL: String = "https://handoff.example.com",
                          appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
                          storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 1000),
+                         clock: @escaping @Sendable () -> Date = { Date() },
                          storeChecks: StoreChecks = StoreChecks()) throws -> AppFixture {
         let tenants = try TenantFixture.migrated()
         let pool = Pool(configuration: PostgresConfiguration(url: tenants.database.appURL, poolSize: 2))
         return AppFixture(
             tenants: tenants,
-            api: try tenants.responder(poolSize: 8, publicBaseURL: publicBaseURL,
+            api: try tenants.responder(clock: clock, poolSize: 8, publicBaseURL: publicBaseURL,
                                        appAccountTokenLimit: appAccountTokenLimit, storeLimit: storeLimit,
                                        storeChecks: storeChecks),
             model: AppModel(log: EventLog(pool: pool, projections: ProjectionRegistry.service),

@@ -15,10 +15,10 @@ struct StoreFixture {
     static let appleRoots = AppleTrustRoots(certificates: [X509Certificate(der: AppleFixtures.certificateFile(
         "testCA.der"))!])
 
-    static func migrated(googleKeys: GoogleOIDCKeys? = nil, storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 1000))
-        throws -> StoreFixture
-    {
-        let apps = try AppFixture.migrated(storeLimit: storeLimit,
+    static func migrated(googleKeys: GoogleOIDCKeys? = nil,
+                         storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 1000),
+                         clock: @escaping @Sendable () -> Date = { Date() }) throws -> StoreFixture {
+        let apps = try AppFixture.migrated(storeLimit: storeLimit, clock: clock,
                                            storeChecks: StoreChecks(appleRoots: appleRoots, googleKeys: googleKeys))
         return StoreFixture(apps: apps, tenant: try apps.tenants.tenant())
     }
