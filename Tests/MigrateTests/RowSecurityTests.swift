@@ -77,6 +77,12 @@ import TestSupport
             INSERT INTO recovery_mail_gaps (org_id, email_hash, last_mail_at)
             VALUES ($1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), now())
             """),
+        Table(name: "store_deliveries", insert: """
+            INSERT INTO store_deliveries (org_id, event_id, org_seq, app_id, notification_event_id, destination_id,
+                                          job_id, attempt, delivered, url_host, duration_ms, answer, attempted_at)
+            VALUES ($1::uuid, gen_random_uuid(), 1, 'app', gen_random_uuid(), 'dest', 1, 1, true, 'example.com', 5,
+                    '', now())
+            """),
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "rls") }

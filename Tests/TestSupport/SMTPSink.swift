@@ -6,9 +6,9 @@ public final class SMTPSink: @unchecked Sendable {
     public let folder: String
     private let process: ChildProcess
 
-    /// Starts the sink and waits until it prints "listening" (up to 20 s).
-    public init() throws {
-        let port = try Shell.freePort()
+    /// Starts the sink on `port` (default: a free one) and waits until it prints "listening" (up to 20 s).
+    public init(port: Int? = nil) throws {
+        let port = try port ?? Shell.freePort()
         url = "smtp://127.0.0.1:\(port)"
         folder = try TestEnvironment.scratchFolder() + "/smtp-sink-\(port)-\(UInt32.random(in: 0...UInt32.max))"
         process = try ChildProcess(["/usr/bin/python3", HandoffBinary.packageRoot() + "/infra/smtp-sink.py",
