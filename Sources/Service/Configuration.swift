@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Telemetry
 
@@ -62,6 +63,12 @@ public struct Configuration: Sendable {
     /// `JOB_VISIBILITY_TIMEOUT_SECONDS`: after this long a crashed worker's jobs are taken over, and an enqueued job
     /// is checked against Redis by the sweeper.
     public var jobVisibilityTimeoutSeconds: Int
+    /// `SMTP_CA_FILE`: a PEM file of CAs the SMTP client trusts in addition to the system's (tests); nil when unset.
+    public var smtpCAFile: String?
+    /// `FORWARD_ALLOWED_NETWORKS`: networks forwards may reach although not public (empty: public addresses only).
+    public var forwardAllowedNetworks: NetworkAllowList
+    /// `FORWARD_CA_FILE`: a PEM file of CAs forwards trust in addition to the system's (tests); nil when unset.
+    public var forwardCAFile: String?
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -115,6 +122,9 @@ public struct Configuration: Sendable {
         ("MAIL_FROM_NAME", "Handoff", "sender display name of recovery mail"),
         ("WORK_THREADS", "2", "worker threads per queue in each handoff work process (1–64)"),
         ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
+        ("SMTP_CA_FILE", "(none)", "PEM file of extra CAs the SMTP client trusts (tests with their own CA)"),
+        ("FORWARD_ALLOWED_NETWORKS", "(none)", "comma-separated CIDRs forwards may reach although not public"),
+        ("FORWARD_CA_FILE", "(none)", "PEM file of extra CAs forwards trust (tests with their own CA)"),
     ]
 
     /// Where `/metrics` is served unless `METRICS_ADDRESS` says otherwise: loopback only, so nothing outside the host
@@ -164,6 +174,9 @@ public struct Configuration: Sendable {
         mailFromName = try reader.displayName("MAIL_FROM_NAME", default: "Handoff")
         workThreads = try reader.integer("WORK_THREADS", default: 2, in: 1...64)
         jobVisibilityTimeoutSeconds = try reader.integer("JOB_VISIBILITY_TIMEOUT_SECONDS", default: 60, in: 1...3600)
+        smtpCAFile = try reader.readableFile("SMTP_CA_FILE")
+        forwardAllowedNetworks = try reader.networks("FORWARD_ALLOWED_NETWORKS")
+        forwardCAFile = try reader.readableFile("FORWARD_CA_FILE")
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil

@@ -44,7 +44,8 @@ public final class RunningWorkers: Sendable {
             logger.warning("recovery mail jobs for known buyers go dead until HANDOFF_MASTER_KEY, "
                 + "HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are set")
         }
-        let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL))
+        let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL,
+                                                               caFile: configuration.smtpCAFile))
         let settings = RecoveryMailSettings(
             smtp: smtp,
             fromAddress: configuration.mailFrom, fromName: configuration.mailFromName,
