@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Workers", "Commands", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate",
+                "Workers", "Commands", "Crypto", "EventStore", "Domain", "Postgres", "Redis", "HTTPClient", "Migrate",
                 "TestSupport",
             ],
             swiftSettings: strict

@@ -62,8 +62,14 @@ public final class Forwarder: Sendable {
     public func post(url: String, headers: [(String, String)], body: [UInt8]) -> ForwardAttempt {
         let started = DispatchTime.now()
         func elapsed() -> Int { Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000) }
-        guard case .success(let valid) = ForwardURL.validate(url, allowed: settings.allowed) else {
-            return ForwardAttempt(host: "", status: nil, answer: [], error: "invalid url", durationMs: elapsed())
+        let valid: ForwardURL
+        switch ForwardURL.validate(url, allowed: settings.allowed) {
+        case .success(let url):
+            valid = url
+        case .failure(let refusal):
+            // A literal host the rules refuse (or an odd spelling of one) is refused like an address at connect time.
+            let error = refusal.code == .forwardURLAddress ? "address refused" : "invalid url"
+            return ForwardAttempt(host: "", status: nil, answer: [], error: error, durationMs: elapsed())
         }
         guard body.count <= Self.maxBodyBytes else {
             return ForwardAttempt(host: valid.host, status: nil, answer: [], error: "too large", durationMs: elapsed())

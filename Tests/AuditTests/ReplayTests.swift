@@ -203,7 +203,7 @@ struct StreamActivity: InlineProjection {
         let outcome = try fixture.handoff(["replay"])
         #expect(outcome.status == .exited(0))
         #expect(outcome.stdout == "replayed 0 events (0 during the swap) into organizations, projects, secret_keys, "
-            + "buyers, buyer_emails, payments, handoff_codes, fingerprints\n")
+            + "buyers, buyer_emails, payments, handoff_codes, fingerprints, store_deliveries\n")
         // With nothing registered there is nothing to rebuild, and that is a success.
         #expect(ReplayCommand.run(arguments: [], environment: fixture.environment, projections: []) == 0)
         let refused = try fixture.handoff(["replay", "--fast"])

@@ -105,3 +105,25 @@ extension Result {
         return nil
     }
 }
+
+/// `DeliveryAnswer.excerpt`: the first bytes of a receiver's answer kept with a delivery attempt.
+struct DeliveryAnswerTests {
+    @Test func shortAnswersAreKeptAsTheyAre() {
+        #expect(DeliveryAnswer.excerpt(Array(#"{"ok":true}"#.utf8)) == #"{"ok":true}"#)
+        #expect(DeliveryAnswer.excerpt([]) == "")
+    }
+
+    @Test func controlAndBidiCharactersBecomeSpacesAndInvalidBytesAReplacementCharacter() {
+        #expect(DeliveryAnswer.excerpt(Array("a\r\nb\u{1B}[31mc\u{202E}d\t".utf8)) == "a  b [31mc d ")
+        #expect(DeliveryAnswer.excerpt([0x61, 0xFF, 0x62]) == "a\u{FFFD}b")
+    }
+
+    @Test func longAnswersAreCutToAtMost256BytesOnACharacterBoundary() {
+        #expect(DeliveryAnswer.excerpt(Array(repeating: 0x78, count: 10_000)) == String(repeating: "x", count: 256))
+        let cyrillic = DeliveryAnswer.excerpt(Array(String(repeating: "я", count: 200).utf8))
+        #expect(cyrillic == String(repeating: "я", count: 128))
+        let shifted = DeliveryAnswer.excerpt(Array(("x" + String(repeating: "я", count: 200)).utf8))
+        #expect(shifted == "x" + String(repeating: "я", count: 127))
+        #expect(shifted.utf8.count == 255)
+    }
+}

@@ -4,6 +4,6 @@ import EventStore
 public enum ProjectionRegistry {
     /// The service's projections, in the order appends apply them.
     public static let service: [any InlineProjection] = [
-        TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(),
+        TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(), DeliveryProjection(),
     ]
 }
