@@ -53,7 +53,9 @@ let package = Package(
         ),
         .target(
             name: "Workers",
-            dependencies: ["Commands", "Crypto", "Domain", "EventStore", "HTTPClient", "Postgres", "Redis"],
+            dependencies: [
+                "Commands", "Crypto", "Domain", "EventStore", "HTTPClient", "Postgres", "Redis",
+            ],
             swiftSettings: strict
         ),
         .target(

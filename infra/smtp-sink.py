@@ -9,6 +9,9 @@ The .json is written first and the .eml renamed into place last, so a reader tha
 Prints "listening" (flushed) once the port accepts connections; exits cleanly on SIGTERM or SIGINT.
 With --exit-with-parent it also exits when the process that started it goes away (tests use this, so a crashed
 test run leaves no sink behind).
+With --tls-cert CERT --tls-key KEY it offers STARTTLS (and with --require-starttls refuses mail before it); with
+--implicit-tls as well it speaks TLS from the first byte (SMTPS). Each .json then also records "tls": true when the
+message arrived over TLS.
 Needs aiosmtpd (Debian: python3-aiosmtpd).
 """
 import argparse
@@ -18,6 +21,7 @@ import itertools
 import json
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -39,6 +43,7 @@ class StoringHandler:
         if isinstance(content, str):
             content = content.encode("utf-8", "surrogateescape")
         meta = {
+            "tls": server.transport is not None and server.transport.get_extra_info("ssl_object") is not None,
             "mail_from": envelope.mail_from,
             "rcpt_tos": list(envelope.rcpt_tos),
             "peer": list(session.peer) if isinstance(session.peer, tuple) else str(session.peer),
@@ -53,12 +58,14 @@ class StoringHandler:
         return "250 2.0.0 Message stored"
 
 
-async def serve(host, port, folder, max_size):
+async def serve(host, port, folder, max_size, tls=None, implicit=False, require_starttls=False):
     loop = asyncio.get_running_loop()
     handler = StoringHandler(folder)
+    starttls = tls if tls is not None and not implicit else None
     server = await loop.create_server(
-        lambda: SMTP(handler, data_size_limit=max_size, enable_SMTPUTF8=True, hostname="smtp-sink.local"),
-        host=host, port=port)
+        lambda: SMTP(handler, data_size_limit=max_size, enable_SMTPUTF8=True, hostname="smtp-sink.local",
+                     tls_context=starttls, require_starttls=require_starttls and starttls is not None),
+        host=host, port=port, ssl=tls if implicit else None)
     stop = asyncio.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, stop.set)
@@ -88,12 +95,21 @@ def main():
     parser.add_argument("--dir", required=True, help="folder for the .eml and .json files (created if missing)")
     parser.add_argument("--max-size", type=int, default=10 << 20, help="largest message accepted, in bytes")
     parser.add_argument("--exit-with-parent", action="store_true", help="exit when the parent process exits")
+    parser.add_argument("--tls-cert", help="PEM certificate chain: offer STARTTLS (or SMTPS with --implicit-tls)")
+    parser.add_argument("--tls-key", help="PEM key of --tls-cert")
+    parser.add_argument("--implicit-tls", action="store_true", help="TLS from the first byte (SMTPS)")
+    parser.add_argument("--require-starttls", action="store_true", help="refuse mail before STARTTLS")
     arguments = parser.parse_args()
     if arguments.exit_with_parent:
         exit_when_parent_exits()
     os.makedirs(arguments.dir, exist_ok=True)
     try:
-        asyncio.run(serve(arguments.host, arguments.port, arguments.dir, arguments.max_size))
+        tls = None
+        if arguments.tls_cert:
+            tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            tls.load_cert_chain(arguments.tls_cert, arguments.tls_key)
+        asyncio.run(serve(arguments.host, arguments.port, arguments.dir, arguments.max_size, tls,
+                          arguments.implicit_tls, arguments.require_starttls))
     except OSError as error:
         print(f"smtp-sink: {error}", file=sys.stderr, flush=True)
         sys.exit(1)

@@ -30,7 +30,7 @@ enum EventsHandler {
     }
 
     /// A query parameter that must be a decimal integer in `range`; 400 naming it otherwise.
-    private static func integer(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws
+    static func integer(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws
         -> Int
     {
         guard let text else { return value }

@@ -6,6 +6,7 @@ enum Handlers {
         _ route: Route, _ request: Request, _ context: RequestContext, _ environment: Environment
     ) throws -> Response {
         switch route {
+        case .appDeliveries(let appId): return try DeliveryHandler.list(request, context, environment, appId: appId)
         case .storeNotification(let store, let token):
             return try StoreIntakeHandler.receive(request, context, environment, store: store, token: token)
         case .healthz: return HealthHandler.healthz(request, environment)

@@ -49,6 +49,8 @@ public enum Route: Sendable, Equatable {
     case apps
     /// `GET /s2s/v1/apps/{appId}`: one app of the key's project, secrets as `{"set":true}`.
     case app(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/deliveries`: the app's forward attempts, newest first.
+    case appDeliveries(appId: String)
     /// `PATCH /s2s/v1/apps/{appId}`: change an app (absent kept, null cleared).
     case updateApp(appId: String)
     /// `POST /s2s/v1/apps/{appId}/store-token`: rotate the store token; the old one stops at once.
@@ -89,6 +91,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/s2s/v1/apps") { _ in .createApp },
         Endpoint(.get, "/s2s/v1/apps") { _ in .apps },
         Endpoint(.get, "/s2s/v1/apps/{appId}") { .app(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/deliveries") { .appDeliveries(appId: $0["appId"] ?? "") },
         Endpoint(.patch, "/s2s/v1/apps/{appId}") { .updateApp(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/apps/{appId}/store-token") { .rotateStoreToken(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/apps/{appId}/destinations") { .addDestination(appId: $0["appId"] ?? "") },
@@ -128,7 +131,8 @@ public enum Route: Sendable, Equatable {
     var bodyLimit: Int? {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
-             .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination: return 0
+             .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
+             .appDeliveries: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken: return 1024
         case .createPayment, .emailRecoveryRequest: return 4096
         case .updateProject, .createUser, .addDestination: return 8192
@@ -148,7 +152,7 @@ public enum Route: Sendable, Equatable {
              .storeNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
-             .events, .createApp, .apps, .app, .updateApp, .rotateStoreToken, .addDestination, .removeDestination:
+             .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination, .removeDestination:
             return .secretKey
         }
     }

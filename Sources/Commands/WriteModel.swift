@@ -23,7 +23,8 @@ public struct WriteModel: Sendable {
     public let apps: AppModel?
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
-    public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep()) {
+    public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
+                forwardAddresses: ForwardAddresses = ForwardAddresses()) {
         let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
         self.log = log
         self.projects = ProjectLookup(pool: pool)
@@ -33,7 +34,7 @@ public struct WriteModel: Sendable {
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         let projects = self.projects
-        self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey) }
+        self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
         self.identity = secrets.map {
             IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
         }

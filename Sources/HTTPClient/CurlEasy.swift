@@ -2,7 +2,8 @@ import CCurl
 
 /// One libcurl easy handle with its error buffer, used by one thread for one transfer and freed in `deinit`.
 ///
-/// Internal: `HTTPClient` and `SMTPClient` make a fresh one per call, so no handle is ever shared.
+/// Internal: `HTTPClient` and `SMTPClient` make a fresh one per call; an `HTTPSession` keeps one and resets it
+/// between calls. No handle is ever used by two threads at once.
 final class CurlEasy {
     /// A `curl_easy_setopt` that failed (an option this libcurl does not support, or out of memory).
     struct SetupError: Error {
@@ -27,7 +28,18 @@ final class CurlEasy {
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        // Threads: no SIGALRM-based resolver timeouts. Never follow redirects.
+        try setBaseOptions()
+    }
+
+    /// Every option back to its default (`curl_easy_reset`), then this type's own: open connections, the DNS cache
+    /// and TLS sessions are kept, so a reused handle keeps its connections alive.
+    func reset() throws(SetupError) {
+        curl_easy_reset(handle)
+        try setBaseOptions()
+    }
+
+    /// Threads: no SIGALRM-based resolver timeouts. Never follow redirects. Detailed messages in `errorBuffer`.
+    private func setBaseOptions() throws(SetupError) {
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))

@@ -62,6 +62,17 @@ public final class HTTPClient: Sendable {
         try easy.set(CURLOPT_MAXFILESIZE, maxResponseBytes)
         try easy.set(CURLOPT_HTTPHEADER, list: headerList.head)
 
+        try Self.setMethodAndBody(easy, request)
+
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        try easy.check(handoff_curl_setopt_write_function(easy.handle, handoffCurlWriteBody), CURLOPT_WRITEFUNCTION)
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+        try easy.check(handoff_curl_setopt_header_function(easy.handle, handoffCurlWriteHeader), CURLOPT_HEADERFUNCTION)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+    }
+
+    /// The method and body options of `request` (shared with `HTTPSession`).
+    static func setMethodAndBody(_ easy: CurlEasy, _ request: HTTPRequest) throws(CurlEasy.SetupError) {
         let method = request.method
         let sendsBody = !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method)
         if method == "HEAD" && !sendsBody {
@@ -81,16 +92,10 @@ public final class HTTPClient: Sendable {
         } else if method != "GET" {
             try easy.set(CURLOPT_CUSTOMREQUEST, method)
         }
-
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        try easy.check(handoff_curl_setopt_write_function(easy.handle, handoffCurlWriteBody), CURLOPT_WRITEFUNCTION)
-        try easy.set(CURLOPT_WRITEDATA, pointer: context)
-        try easy.check(handoff_curl_setopt_header_function(easy.handle, handoffCurlWriteHeader), CURLOPT_HEADERFUNCTION)
-        try easy.set(CURLOPT_HEADERDATA, pointer: context)
     }
 
     /// `Name: value` lines; libcurl's own `Expect: 100-continue` and form Content-Type are switched off.
-    private static func headerLines(_ request: HTTPRequest) -> [String] {
+    static func headerLines(_ request: HTTPRequest) -> [String] {
         var lines = request.headers.map { name, value in
             // "Name:" would tell libcurl to drop its own header; "Name;" sends an empty value.
             value.isEmpty ? "\(name);" : "\(name): \(value)"
@@ -101,7 +106,7 @@ public final class HTTPClient: Sendable {
         return lines
     }
 
-    private static func validate(_ request: HTTPRequest) throws(HTTPClientError) {
+    static func validate(_ request: HTTPRequest) throws(HTTPClientError) {
         let url = request.url.lowercased()
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             throw HTTPClientError(kind: .invalidURL, message: "only http:// and https:// URLs are allowed")
@@ -133,7 +138,7 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private static func kind(of result: CURLcode) -> HTTPClientError.Kind {
+    static func kind(of result: CURLcode) -> HTTPClientError.Kind {
         switch CurlFailure(result) {
         case .malformedURL: .invalidURL
         case .connectFailed: .connectFailed

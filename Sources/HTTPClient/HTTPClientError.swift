@@ -16,6 +16,10 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         case responseTooLarge
         /// Any other failure while sending or receiving.
         case transport
+        /// `HTTPSession`: the peer check refused every address of the host at connect time; nothing was sent.
+        case addressRefused
+        /// `HTTPSession`: the request body is over the session's limit; nothing was sent.
+        case requestTooLarge
     }
 
     /// The class of failure.

@@ -6,6 +6,8 @@ final class ResponseCollector {
     var headers: [(String, String)] = []
     var headerBytes = 0
     var exceededLimit = false
+    /// The body reached `bodyLimit`: `body` holds its first `bodyLimit` bytes and the transfer was stopped.
+    var bodyTruncated = false
 
     init(bodyLimit: Int, headerLimit: Int) {
         self.bodyLimit = bodyLimit
@@ -34,9 +36,12 @@ final class ResponseCollector {
         return true
     }
 
+    /// Appends `bytes`; past `bodyLimit` keeps what fits and answers false (libcurl stops the transfer).
     func receiveBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard body.count + bytes.count <= bodyLimit else {
+            body.append(contentsOf: bytes.prefix(bodyLimit - body.count))
             exceededLimit = true
+            bodyTruncated = true
             return false
         }
         body.append(contentsOf: bytes)

@@ -47,6 +47,10 @@ public final class SMTPClient: Sendable {
         try easy.setTimeout(CURLOPT_TIMEOUT_MS, seconds: configuration.totalTimeout)
         let tls = configuration.requireTLS ? CURLUSESSL_ALL : CURLUSESSL_TRY
         try easy.set(CURLOPT_USE_SSL, Int(tls.rawValue))
+        try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        // CAINFO replaces the bundle file; the system's CA directory (CAPATH, /etc/ssl/certs) stays trusted.
+        if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
         try easy.set(CURLOPT_MAIL_FROM, message.from)
         try easy.set(CURLOPT_MAIL_RCPT, list: recipients.head)
         try easy.set(CURLOPT_UPLOAD, 1)

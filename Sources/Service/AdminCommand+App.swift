@@ -44,7 +44,8 @@ extension AdminCommand {
             let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
             defer { pool.close() }
             let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
-            let model = AppModel(log: log, masterKey: masterKey.bytes)
+            let model = AppModel(log: log, masterKey: masterKey.bytes, forwardAddresses: ForwardAddresses(
+                allowed: configuration.forwardAllowedNetworks))
             print(try performApp(command, model: model, publicBaseURL: configuration.publicBaseURL))
             return 0
         } catch let error as UsageError {

@@ -1,4 +1,5 @@
 import Commands
+import Domain
 import Foundation
 import Telemetry
 
@@ -70,6 +71,12 @@ public struct Configuration: Sendable {
     public var googleOIDCJWKS: GoogleOIDCKeys.Source?
     /// `GOOGLE_PLAY_API_BASE_URL`: the Play Developer API (tests point it at a stand-in); no trailing `/`.
     public var googlePlayAPIBaseURL: String
+    /// `SMTP_CA_FILE`: a PEM file of CAs the SMTP client trusts in addition to the system's (tests); nil when unset.
+    public var smtpCAFile: String?
+    /// `FORWARD_ALLOWED_NETWORKS`: networks forwards may reach although not public (empty: public addresses only).
+    public var forwardAllowedNetworks: NetworkAllowList
+    /// `FORWARD_CA_FILE`: a PEM file of CAs forwards trust in addition to the system's (tests); nil when unset.
+    public var forwardCAFile: String?
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -127,6 +134,9 @@ public struct Configuration: Sendable {
         ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
         ("GOOGLE_OIDC_JWKS", "(none)", "Google's OIDC keys for Play pushes: JWKS file path (re-read on change) or JSON"),
         ("GOOGLE_PLAY_API_BASE_URL", "https://androidpublisher.googleapis.com", "Play Developer API base URL"),
+        ("SMTP_CA_FILE", "(none)", "PEM file of extra CAs the SMTP client trusts (tests with their own CA)"),
+        ("FORWARD_ALLOWED_NETWORKS", "(none)", "comma-separated CIDRs forwards may reach although not public"),
+        ("FORWARD_CA_FILE", "(none)", "PEM file of extra CAs forwards trust (tests with their own CA)"),
     ]
 
     /// Where `/metrics` is served unless `METRICS_ADDRESS` says otherwise: loopback only, so nothing outside the host
@@ -180,6 +190,9 @@ public struct Configuration: Sendable {
         googleOIDCJWKS = try reader.googleOIDCKeys("GOOGLE_OIDC_JWKS")
         googlePlayAPIBaseURL = try reader.publicBaseURL(
             "GOOGLE_PLAY_API_BASE_URL", default: "https://androidpublisher.googleapis.com")
+        smtpCAFile = try reader.readableFile("SMTP_CA_FILE")
+        forwardAllowedNetworks = try reader.networks("FORWARD_ALLOWED_NETWORKS")
+        forwardCAFile = try reader.readableFile("FORWARD_CA_FILE")
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil

@@ -1,3 +1,4 @@
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -5,7 +6,9 @@ import Postgres
 import Telemetry
 import Workers
 
-/// `handoff jobs list|show|retry`: the operator's view of the `jobs` table, as JSON on standard output.
+/// `handoff jobs list|show|retry`: the operator's view of the `jobs` table, as JSON on standard output. `show` adds
+/// the job's delivery attempts (`attempts`, from `store_deliveries`: a `store-forward` job's `NotificationForwarded`
+/// and `ForwardFailed`, first to last; empty for other kinds).
 ///
 /// `retry` revives a `dead` job: back to `pending`, due now, attempts reset, `retries` + 1; a log line on standard
 /// error records who-did-what for operators. It appends no event: a retry changes the outbox, not a business fact,
@@ -59,11 +62,18 @@ public enum JobsCommand {
                 return 0
             case ("show", let rest):
                 guard rest.count == 1, let id = Int(rest[0]) else { return usageError("show needs a job id") }
-                guard let job = try pool.withConnection({ try JobStore.find(id, on: $0) }) else {
+                let found = try pool.withConnection { connection in
+                    try JobStore.find(id, on: connection).map {
+                        ($0, try DeliveryLog.attempts(jobId: id, on: connection))
+                    }
+                }
+                guard let (job, attempts) = found else {
                     Subcommands.printError("handoff jobs: no job \(id)")
                     return 1
                 }
-                print(job.json.canonicalText)
+                guard case .object(var shown) = job.json else { return 1 }
+                shown["attempts"] = .array(attempts.map(\.json))
+                print(EventJSON.object(shown).canonicalText)
                 return 0
             case ("retry", let rest):
                 guard rest.count == 1, let id = Int(rest[0]) else { return usageError("retry needs a job id") }

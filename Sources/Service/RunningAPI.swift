@@ -51,7 +51,8 @@ public final class RunningAPI: Sendable {
             logger.warning("RATE_LIMIT_MULTIPLIER=\(factor): every rate limit is raised; for tests only")
         }
         environment = Environment(
-            model: WriteModel(pool: postgres, secrets: identity), redis: redis, metrics: metrics, logger: logger,
+            model: WriteModel(pool: postgres, secrets: identity, forwardAddresses: ForwardAddresses(
+                allowed: configuration.forwardAllowedNetworks)), redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes,
             s2sLimit: Environment.defaultS2SLimit.scaled(by: factor),
             authFailureLimit: Environment.defaultAuthFailureLimit.scaled(by: factor),

@@ -12,10 +12,12 @@ import Workers
 /// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
-/// pending), and one per queue whose jobs it runs: `mail` (recovery mail) and `probe` (the harmless test kind).
+/// pending), and one per queue whose jobs it runs: `mail` (recovery mail), `forward` (store-notification forwards)
+/// and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// Every role, in the order they start.
-    public static let roles = ["dispatcher", "relay", "sweeper", RecoveryMailJob.queue, ProbeJob.queue]
+    public static let roles = ["dispatcher", "relay", "sweeper", RecoveryMailJob.queue, StoreForwardJob.queue,
+                               ProbeJob.queue]
 
     private let dispatcher: JobDispatcher?
     private let tasks: [RepeatingTask]
@@ -44,13 +46,20 @@ public final class RunningWorkers: Sendable {
             logger.warning("recovery mail jobs for known buyers go dead until HANDOFF_MASTER_KEY, "
                 + "HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are set")
         }
-        let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL))
+        let smtp = SMTPClient(configuration: SMTPConfiguration(url: configuration.smtpURL,
+                                                               caFile: configuration.smtpCAFile))
         let settings = RecoveryMailSettings(
             smtp: smtp,
             fromAddress: configuration.mailFrom, fromName: configuration.mailFromName,
             sender: SendRecoveryMail(identity), publicBaseURL: configuration.publicBaseURL)
+        let forwarder = Forwarder(settings: Forwarder.Settings(allowed: configuration.forwardAllowedNetworks,
+                                                               caFile: configuration.forwardCAFile))
+        let targets: any ForwardTargets = configuration.masterKey.map {
+            AppForwardTargets(lookup: AppModel(log: store, masterKey: $0.bytes).lookup)
+        } ?? NoForwardTargets()
         let registry = JobRegistry([
             RecoveryMailJob.kind(settings: settings),
+            StoreForwardJob.kind(settings: StoreForwardSettings(forwarder: forwarder, targets: targets)),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
         ])
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)

@@ -35,6 +35,13 @@ public struct Job: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var finishedAt: Date?
+    /// The last attempt a worker claimed (two-phase jobs, docs/jobs.md); nil before the first claim.
+    public var attemptId: UUID?
+    public var attemptStartedAt: Date?
+    /// While in the future, the claimed attempt belongs to its worker; nil once it finished or failed.
+    public var leaseUntil: Date?
+    /// What the kind fixed at its first attempt for the retries (`JobRun.remember`); `{}` when nothing.
+    public var memo: EventJSON
 
     /// The job as printed by `handoff jobs list|show` (times RFC 3339 UTC).
     public var json: EventJSON {
@@ -46,6 +53,8 @@ public struct Job: Sendable, Equatable {
             "attempt": .integer(Int64(attempt)), "runAt": time(runAt), "lastError": text(lastError),
             "outcome": text(outcome), "retries": .integer(Int64(retries)), "createdAt": time(createdAt),
             "updatedAt": time(updatedAt), "finishedAt": time(finishedAt),
+            "attemptId": text(attemptId?.uuidString.lowercased()), "attemptStartedAt": time(attemptStartedAt),
+            "leaseUntil": time(leaseUntil), "memo": memo,
         ])
     }
 
@@ -54,7 +63,9 @@ public struct Job: Sendable, Equatable {
         job_id, kind, org_id::text AS org_id, payload::text AS payload, dedupe_key, state, attempt,
         extract(epoch FROM run_at)::float8 AS run_at, last_error, outcome, stream_entry, retries,
         extract(epoch FROM created_at)::float8 AS created_at, extract(epoch FROM updated_at)::float8 AS updated_at,
-        extract(epoch FROM finished_at)::float8 AS finished_at
+        extract(epoch FROM finished_at)::float8 AS finished_at, attempt_id::text AS attempt_id,
+        extract(epoch FROM attempt_started_at)::float8 AS attempt_started_at,
+        extract(epoch FROM lease_until)::float8 AS lease_until, memo::text AS memo
         """
 
     init(row: Row) throws {
@@ -75,7 +86,15 @@ public struct Job: Sendable, Equatable {
         retries = try row.int("retries")
         createdAt = Date(timeIntervalSince1970: try row.double("created_at"))
         updatedAt = Date(timeIntervalSince1970: try row.double("updated_at"))
-        finishedAt = row.isNull("finished_at") ? nil : Date(timeIntervalSince1970: try row.double("finished_at"))
+        finishedAt = try Self.date(row, "finished_at")
+        attemptId = row["attempt_id"].flatMap(UUID.init(uuidString:))
+        attemptStartedAt = try Self.date(row, "attempt_started_at")
+        leaseUntil = try Self.date(row, "lease_until")
+        memo = try EventJSON.parse(try row.string("memo"))
+    }
+
+    private static func date(_ row: Row, _ column: String) throws -> Date? {
+        row.isNull(column) ? nil : Date(timeIntervalSince1970: try row.double(column))
     }
 }
 

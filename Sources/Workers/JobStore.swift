@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Postgres
@@ -6,8 +7,8 @@ import Postgres
 ///
 /// The application role has no privilege on `jobs` itself (row-level security, migration 0015): the steps of the
 /// dispatcher, the relay, the workers and the sweeper each call one `SECURITY DEFINER` function of the owner
-/// (`job_insert`, `job_lock_due`, …), which moves rows of every org by id and state. `find`, `list`, `counts` and
-/// `retry` read and change the table directly: the operator's `handoff jobs` runs them as the owner.
+/// (`job_insert`, `job_lock_due`, `job_claim`, …), which moves rows of every org by id and state. `find`, `list`,
+/// `counts` and `retry` read and change the table directly: the operator's `handoff jobs` runs them as the owner.
 public enum JobStore {
     /// Inserts `job` unless one with its dedupe key exists; returns the new id, or nil for a duplicate.
     @discardableResult
@@ -51,7 +52,8 @@ public enum JobStore {
     public static func retry(_ id: Int, now: Date, on connection: Connection) throws -> Job? {
         try connection.query("""
             UPDATE jobs SET state = 'pending', attempt = 0, run_at = to_timestamp($2::float8), finished_at = NULL,
-                            retries = retries + 1, stream_entry = NULL, updated_at = to_timestamp($2::float8)
+                            retries = retries + 1, stream_entry = NULL, updated_at = to_timestamp($2::float8),
+                            lease_until = NULL
             WHERE job_id = $1::bigint AND state = 'dead'
             RETURNING \(Job.columns)
             """, [.int(id), .double(now.timeIntervalSince1970)]).first.map(Job.init(row:))
@@ -91,6 +93,26 @@ public enum JobStore {
     static func lockForRun(_ id: Int, on connection: Connection) throws -> Job? {
         try connection.queryPrepared("SELECT \(Job.columns) FROM job_lock_for_run($1::bigint)", [.int(id)])
             .first.map(Job.init(row:))
+    }
+
+    /// The job, locked for this transaction, waiting for a lock another step holds; nil when it does not exist.
+    static func lockForOutcome(_ id: Int, on connection: Connection) throws -> Job? {
+        try connection.queryPrepared("SELECT \(Job.columns) FROM job_lock_for_outcome($1::bigint)", [.int(id)])
+            .first.map(Job.init(row:))
+    }
+
+    /// Claims an attempt of an `enqueued` job: its id, start and lease (committed before the I/O).
+    static func claim(_ id: Int, attempt: UUID, now: Date, leaseUntil: Date, on connection: Connection) throws {
+        try connection.queryPrepared("""
+            SELECT job_claim($1::bigint, $2::uuid, to_timestamp($3::float8), to_timestamp($4::float8))
+            """, [.int(id), .text(attempt.uuidString.lowercased()), .double(now.timeIntervalSince1970),
+                  .double(leaseUntil.timeIntervalSince1970)])
+    }
+
+    /// Replaces the job's memo (what its kind fixed for the retries).
+    static func remember(_ id: Int, memo: EventJSON, on connection: Connection) throws {
+        try connection.queryPrepared("SELECT job_remember($1::bigint, $2::jsonb)",
+                                     [.int(id), .text(memo.canonicalText)])
     }
 
     static func markDone(_ id: Int, outcome: String, now: Date, on connection: Connection) throws {

@@ -25,18 +25,32 @@ public enum ProbeJob {
                 throw JobFailure("probe payload needs a 'list' starting with 'probe:'", permanent: true)
             }
             let id = String(run.job.id)
-            try redis.command(["RPUSH", list + ":started", id]).checked()
-            if let sleep = run.job.payload["sleepMs"]?.integerValue, sleep > 0 { usleep(UInt32(sleep) * 1000) }
-            if case .bool(true) = run.job.payload["fail"] { throw JobFailure("the probe was asked to fail") }
-            if case .bool(true) = run.job.payload["mail"] {
-                guard let smtp else { throw JobFailure("this worker has no SMTP client for probes", permanent: true) }
-                try send(MailContent(fromAddress: mailFrom, fromName: "Handoff probe", to: mailFrom,
-                                     subject: "probe \(id)", text: "Probe job \(id).\n",
-                                     html: "<p>Probe job \(id).</p>", messageID: "probe-\(id)@handoff.local",
-                                     date: run.now), smtp: smtp)
-            }
-            try redis.command(["RPUSH", list + ":done", id]).checked()
-            return "probed"
+            let sleep = run.job.payload["sleepMs"]?.integerValue ?? 0
+            let fails = run.job.payload["fail"] == .bool(true)
+            let mails = run.job.payload["mail"] == .bool(true)
+            let now = run.now
+            // The effect runs with no transaction open, like every job's I/O.
+            let timeout = Double(sleep) / 1000 + (mails ? (smtp?.configuration.totalTimeout ?? 0) : 0) + 5
+            return .effect(JobEffect(timeout: timeout, perform: { () -> JobFailure? in
+                do {
+                    try redis.command(["RPUSH", list + ":started", id]).checked()
+                    if sleep > 0 { usleep(UInt32(sleep) * 1000) }
+                    if fails { return JobFailure("the probe was asked to fail") }
+                    if mails {
+                        guard let smtp else {
+                            return JobFailure("this worker has no SMTP client for probes", permanent: true)
+                        }
+                        try send(MailContent(fromAddress: mailFrom, fromName: "Handoff probe", to: mailFrom,
+                                             subject: "probe \(id)", text: "Probe job \(id).\n",
+                                             html: "<p>Probe job \(id).</p>", messageID: "probe-\(id)@handoff.local",
+                                             date: now), smtp: smtp)
+                    }
+                    try redis.command(["RPUSH", list + ":done", id]).checked()
+                    return nil
+                } catch {
+                    return JobFailure(JobConsumer.describe(error))
+                }
+            }, record: { failure, _ in failure.map(JobVerdict.failed) ?? .done("probed") }))
         }
     }
 

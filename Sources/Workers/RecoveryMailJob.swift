@@ -10,8 +10,9 @@ public struct RecoveryMailSettings: Sendable {
     public var smtp: SMTPClient
     public var fromAddress: String
     public var fromName: String?
-    /// Decides, mints and records inside the job's transaction; without identity secrets it refuses every mail
-    /// that should go out (those jobs go `dead`, replayable with `handoff jobs retry` once the secrets are set).
+    /// Decides and mints in the claim phase, records the mail in the outcome phase; without identity secrets it
+    /// refuses every mail that should go out (those jobs go `dead`, replayable with `handoff jobs retry` once the
+    /// secrets are set).
     public var sender: SendRecoveryMail
     /// `PUBLIC_BASE_URL` without a trailing `/`.
     public var publicBaseURL: String
@@ -29,10 +30,11 @@ public struct RecoveryMailSettings: Sendable {
 /// The `recovery-mail` job kind (queue `mail`): made by every `EmailRecoveryRequested`; sends the recovery mail when
 /// the address belongs to a buyer of the org with a payment, at most once per address per 20 minutes, silently.
 ///
-/// The order inside the job's transaction keeps the window in which a crash can repeat a mail as small as it can be:
-/// look up, check and move the gap, mint the code, append `RecoveryMailSent` (all uncommitted), then hand the mail to
-/// SMTP, then commit. Only a crash between the server's 250 reply and the commit sends a mail twice (with the same
-/// `Message-ID`, `<job-<id>@…>`); any failure before the 250 rolls everything back.
+/// Two phases, no transaction open while SMTP runs (docs/jobs.md): the claim transaction looks up, checks the gap,
+/// reserves the address for the job and mints the codes, and commits; the mail goes to SMTP; the outcome
+/// transaction appends `RecoveryMailSent` and moves the gap only after the server's 250 — or, when SMTP failed,
+/// releases the address and climbs the ladder (a 5xx reply is permanent). Only a crash between the 250 and the
+/// outcome's commit sends a mail twice (the retry carries the same `Message-ID`, `<job-<id>@…>`).
 public enum RecoveryMailJob {
     public static let name = "recovery-mail"
     public static let queue = "mail"
@@ -58,7 +60,7 @@ public enum RecoveryMailJob {
         ]), dedupeKey: "recovery-mail:\(eventId)")]
     }
 
-    static func perform(_ run: JobRun, settings: RecoveryMailSettings) throws -> String {
+    static func perform(_ run: JobRun, settings: RecoveryMailSettings) throws -> JobPlan {
         let payload = run.job.payload
         guard let org = run.job.orgId, let requestId = payload["requestId"]?.stringValue,
               let projectId = payload["projectId"]?.stringValue, let emailHash = payload["emailHash"]?.stringValue,
@@ -68,14 +70,20 @@ public enum RecoveryMailJob {
         let language = payload["language"]?.stringValue == "ru" ? "ru" : "en"
         let request = SendRecoveryMail.Request(org: org, requestId: requestId, projectId: projectId, email: sealed,
                                                emailHash: emailHash, language: language, stream: stream)
-        let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
+        let jobId = run.job.id
+        // SMTP's own bound: connect and session timeouts.
+        let timeout = settings.smtp.configuration.connectTimeout + settings.smtp.configuration.totalTimeout
+        let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(jobId)",
                                      correlationId: requestId, causationId: eventId)
         let outcome: SendRecoveryMail.Outcome
         do {
-            outcome = try settings.sender.run(request, jobId: run.job.id, now: run.now, metadata: metadata,
-                                              transaction: run.transaction)
+            outcome = try settings.sender.prepare(request, jobId: jobId, now: run.now,
+                                                  reserveUntil: run.leaseUntil(effectTimeout: timeout),
+                                                  metadata: metadata, transaction: run.transaction)
         } catch is SendRecoveryMail.MissingIdentitySecrets {
             throw JobFailure("no recovery code without the identity secrets on this worker", permanent: true)
+        } catch is SendRecoveryMail.AnotherMailInFlight {
+            throw JobFailure("another recovery mail to this address is on its way")
         } catch let refusal as Refusal where refusal.kind == .conflict {
             // The buyer's personal-data key was destroyed: no code can be sealed for them, now or later.
             throw JobFailure("no recovery code: \(refusal.message)", permanent: true)
@@ -83,8 +91,8 @@ public enum RecoveryMailJob {
             throw JobFailure(error.message, permanent: true)
         }
         guard case .send(let mail) = outcome else {
-            if case .skipped(let skip) = outcome { return "skipped: \(skip.explanation)" }
-            return "skipped"
+            if case .skipped(let skip) = outcome { return .done("skipped: \(skip.explanation)") }
+            return .done("skipped")
         }
         let entries = mail.buyers.map { buyer in
             RecoveryMail.Entry(productId: buyer.purchase.productId, amount: buyer.purchase.amount,
@@ -96,14 +104,27 @@ public enum RecoveryMailJob {
         let domain = settings.fromAddress.split(separator: "@").last.map(String.init) ?? "handoff.local"
         let content = MailContent(
             fromAddress: settings.fromAddress, fromName: settings.fromName, to: mail.address, subject: words.subject,
-            text: words.text, html: words.html, messageID: "job-\(run.job.id)@\(domain)", date: run.now)
-        do {
-            try deliver(content, smtp: settings.smtp)
-        } catch let error as SMTPError {
+            text: words.text, html: words.html, messageID: "job-\(jobId)@\(domain)", date: run.now)
+        let sender = settings.sender
+        return .effect(JobEffect(timeout: timeout, perform: { () -> SMTPError? in
+            do {
+                try deliver(content, smtp: settings.smtp)
+                return nil
+            } catch let error as SMTPError {
+                return error
+            } catch {
+                return SMTPError(kind: .transport, message: "the message could not be built")
+            }
+        }, record: { error, recording in
+            guard let error else {
+                try sender.recordSent(mail, request: request, jobId: jobId, now: recording.now, metadata: metadata,
+                                      transaction: recording.transaction)
+                return .done("sent")
+            }
+            try sender.release(request, jobId: jobId, transaction: recording.transaction)
             let reply = error.replyCode.map { " \($0)" } ?? ""
-            throw JobFailure("SMTP \(error.kind)\(reply)", permanent: error.isPermanent)
-        }
-        return "sent"
+            return .failed(JobFailure("SMTP \(error.kind)\(reply)", permanent: error.isPermanent))
+        }))
     }
 
     /// Encodes and sends the mail (untyped `throws`, so callers can catch `SMTPError` with a plain cast).

@@ -28,8 +28,10 @@ final class EmailRecoveryFlow: @unchecked Sendable {
     let consumer: JobConsumer
     let registry: JobRegistry
 
+    /// `smtp` replaces the sink as the worker's SMTP server (the sink still runs).
     init(workerSecrets: IdentitySecrets? = TestIdentity.secrets(),
-         apiRedisURL: String? = nil, returnScheme: String? = "myapp", settings: [String] = []) throws {
+         apiRedisURL: String? = nil, returnScheme: String? = "myapp", settings: [String] = [],
+         smtp: SMTPConfiguration? = nil) throws {
         fixture = try TenantFixture.migrated()
         tenant = try fixture.tenant((returnScheme.map { ["--return-scheme", $0] } ?? []) + settings)
         sink = try SMTPSink()
@@ -54,7 +56,8 @@ final class EmailRecoveryFlow: @unchecked Sendable {
         redisPool = RedisPool(configuration: try RedisConfiguration(url: redis.url, poolSize: 3, connectTimeout: 1,
                                                                     commandTimeout: 3))
         let settings = RecoveryMailSettings(
-            smtp: SMTPClient(configuration: SMTPConfiguration(url: sink.url)), fromAddress: "noreply@handoff.test",
+            smtp: SMTPClient(configuration: smtp ?? SMTPConfiguration(url: sink.url)),
+            fromAddress: "noreply@handoff.test",
             fromName: "Handoff",
             sender: SendRecoveryMail(workerSecrets.map {
                 IdentityContext(log: EventLog(pool: pool, projections: ProjectionRegistry.service), secrets: $0)
@@ -104,6 +107,29 @@ final class EmailRecoveryFlow: @unchecked Sendable {
                                               body: PaymentTests.body(guid: guid, paymentId: "pi_1")))
         #expect(paid.status == 200, "\(bodyText(paid))")
         return guid
+    }
+
+    /// Runs the dispatcher until `jobs` jobs exist, then the relay once (no consumer).
+    func dispatchAndRelay(jobs expected: Int) throws {
+        let connection = try Connection(configuration: PostgresConfiguration(url: fixture.database.appURL))
+        defer { connection.close() }
+        #expect(try Subscription.tryLock(name: JobDispatcher.subscriptionName, on: connection))
+        let registry = self.registry
+        let now = clock.now
+        let deadline = Date().addingTimeInterval(20)
+        // Other tests' open transactions hold the global horizon back for a moment: poll until the jobs exist.
+        while try JobStore.list(state: nil, org: nil, limit: 1000, on: fixture.ownerConnection()).count < expected {
+            guard Date() < deadline else {
+                Issue.record("the dispatcher made no \(expected) jobs within 20 s")
+                return
+            }
+            let handled = try Subscription.processBatch(name: JobDispatcher.subscriptionName, limit: 100,
+                                                        on: connection) { events, connection in
+                _ = try JobDispatcher.dispatch(events, registry: registry, now: now, on: connection)
+            }
+            if handled == 0 { usleep(50_000) }
+        }
+        _ = try relay.relayDue()
     }
 
     /// Runs the dispatcher, relay and consumer until `jobs` jobs exist and none is pending or enqueued.

@@ -4,8 +4,8 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The application role's privileges after every migration (0014, 0015): exactly the table below, table by table
-/// and column by column, no sequence, only the owner's functions the service calls, and nothing by default.
+/// The application role's privileges after every migration (0014, 0015, 0019): exactly the table below, table by
+/// table and column by column, no sequence, only the owner's functions the service calls, and nothing by default.
 @Suite struct ApplicationGrantTests {
     /// What `handoff_app` may do to one table: table-wide privileges, plus UPDATE of some columns only.
     struct Grants: Equatable, CustomStringConvertible {
@@ -40,18 +40,21 @@ import TestSupport
                                        "fingerprint", "tracker", "tracker_link", "updated_at",
                                        "email_verification"]),
         "store_notifications": Grants(table: ["SELECT", "INSERT"]),
-        "recovery_mail_gaps": Grants(table: ["SELECT", "INSERT"], updatable: ["last_mail_at"]),
+        "recovery_mail_gaps": Grants(table: ["SELECT", "INSERT"],
+                                     updatable: ["last_mail_at", "reserved_by_job", "reserved_until"]),
         "schema_migrations": Grants(table: []),
         "secret_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),
+        // Delivery attempts of forwards (0019): inserted by the projection, read by the deliveries list.
+        "store_deliveries": Grants(table: ["SELECT", "INSERT"]),
         "subject_keys": Grants(table: ["SELECT", "INSERT"]),
     ]
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017).
     static let definerFunctions: Set<String> = [
-        "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_fail", "job_insert",
-        "job_lock_due", "job_lock_for_run", "job_lock_unchecked", "job_mark_done", "job_mark_enqueued",
-        "job_note_entries", "job_requeue", "job_touch", "project_org", "secret_key_holder",
-        "store_token_app",
+        "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
+        "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
+        "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
+        "project_org", "secret_key_holder", "store_token_app",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

@@ -6,13 +6,34 @@ public final class SMTPSink: @unchecked Sendable {
     public let folder: String
     private let process: ChildProcess
 
-    /// Starts the sink and waits until it prints "listening" (up to 20 s).
-    public init() throws {
-        let port = try Shell.freePort()
-        url = "smtp://127.0.0.1:\(port)"
+    /// How the sink speaks TLS, with a certificate of `TestCertificateAuthority`.
+    public enum TLS: Sendable {
+        /// Offers STARTTLS; with `required`, refuses mail before it.
+        case startTLS(TestCertificateAuthority, required: Bool)
+        /// SMTPS: TLS from the first byte (the URL is `smtps://`).
+        case implicit(TestCertificateAuthority)
+    }
+
+    /// Starts the sink on `port` (default: a free one), speaking `tls` when given, and waits until it prints
+    /// "listening" (up to 20 s).
+    public init(port: Int? = nil, tls: TLS? = nil) throws {
+        let port = try port ?? Shell.freePort()
+        var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/infra/smtp-sink.py",
+                         "--host", "127.0.0.1", "--port", "\(port)", "--exit-with-parent"]
+        var scheme = "smtp"
+        switch tls {
+        case .startTLS(let authority, let required):
+            arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile]
+            if required { arguments.append("--require-starttls") }
+        case .implicit(let authority):
+            arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile, "--implicit-tls"]
+            scheme = "smtps"
+        case nil:
+            break
+        }
+        url = "\(scheme)://127.0.0.1:\(port)"
         folder = try TestEnvironment.scratchFolder() + "/smtp-sink-\(port)-\(UInt32.random(in: 0...UInt32.max))"
-        process = try ChildProcess(["/usr/bin/python3", HandoffBinary.packageRoot() + "/infra/smtp-sink.py",
-                                    "--host", "127.0.0.1", "--port", "\(port)", "--dir", folder, "--exit-with-parent"])
+        process = try ChildProcess(arguments + ["--dir", folder])
         for _ in 0..<400 {
             if process.output().contains("listening") { return }
             usleep(50_000)
@@ -23,6 +44,17 @@ public final class SMTPSink: @unchecked Sendable {
     deinit {
         process.signal(SIGTERM)
         _ = try? process.wait(timeout: 5)
+    }
+
+    /// Whether each message received so far arrived over TLS, oldest first (from the side files).
+    public func arrivedOverTLS() -> [Bool] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".eml") }.sorted()
+        return names.map { name in
+            let side = folder + "/" + name.dropLast(4) + ".json"
+            let data = FileManager.default.contents(atPath: side) ?? Data()
+            return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["tls"] as? Bool ?? false
+        }
     }
 
     /// The raw messages received so far, oldest first.

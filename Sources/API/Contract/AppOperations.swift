@@ -1,3 +1,4 @@
+import Commands
 import Domain
 
 /// `/s2s/v1/apps…` and `POST /public/app-account-token` (issue 14).
@@ -52,6 +53,8 @@ enum AppOperations {
                         requestBody: ["scheme": "x3", "url": "https://hooks.example.com/store"],
                         description: "forward its notifications to one more place"),
             OpenAPILink(name: "apps", operationId: "listApps", description: "all apps of the project"),
+            OpenAPILink(name: "deliveries", operationId: "listAppDeliveries", parameters: [("appId", appId)],
+                        description: "its forward attempts"),
         ]
     }
 
@@ -185,5 +188,37 @@ enum AppOperations {
                    codes: ContractFields.bodyCodes + [.projectIDFormat] + BuyerOperations.guidCodes),
             .error(404, "no project has this projectId", codes: []),
             PublicOperations.limited(Environment.defaultAppAccountTokenLimit),
+        ])
+}
+
+extension AppOperations {
+    static let delivery = JSONSchema.object([
+        .required("eventId", ContractSchemas.uuid), .required("sequence", .integer(minimum: 1)),
+        .required("appId", ContractSchemas.uuid), .required("notificationEventId", ContractSchemas.uuid),
+        .required("destinationId", ContractSchemas.uuid), .required("jobId", .integer(minimum: 1)),
+        .required("attempt", .integer(minimum: 1)), .required("delivered", .boolean),
+        .required("urlHost", JSONSchema.string()), .required("status", JSONSchema.integer(minimum: 0).nullable()),
+        .required("durationMs", .integer(minimum: 0)), .required("answer", JSONSchema.string()
+            .described("the first bytes of the destination's answer")),
+        .required("error", JSONSchema.string().nullable()), .required("attemptedAt", JSONSchema.string()),
+    ], closed: false)
+
+    static let deliveries = OpenAPIOperation(
+        id: "listAppDeliveries", summary: "The forward attempts of an app of the key's project, newest first",
+        tag: "server-to-server",
+        parameters: [
+            .path("appId", ContractFields.appId),
+            .query("limit", .integer(minimum: 1, maximum: DeliveryLog.maxLimit),
+                   "default \(DeliveryHandler.defaultLimit)"),
+            .query("after", .integer(minimum: 1, maximum: DeliveryHandler.maximumAfter), "a page's nextAfter"),
+        ],
+        responses: [
+            .json(200, "one page of attempts", .object([
+                .required("deliveries", .array(delivery)),
+                .required("nextAfter", JSONSchema.integer(minimum: 1).nullable()),
+            ])),
+            .error(400, "VALIDATION_APP_ID_FORMAT, or limit or after out of range (named)",
+                   codes: appIdCodes + [.validationFailed]),
+            notFound,
         ])
 }

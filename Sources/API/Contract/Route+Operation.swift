@@ -3,6 +3,7 @@
 extension Route {
     var operation: OpenAPIOperation {
         switch self {
+        case .appDeliveries: return AppOperations.deliveries
         case .storeNotification(let store, _): return StoreOperations.operation(store)
         case .healthz: return OpsOperations.healthz
         case .readyz: return OpsOperations.readyz

@@ -10,7 +10,10 @@ public struct AddDestination: Sendable {
     private let log: EventLog
     private let sealer: AppSealer
 
-    init(log: EventLog, sealer: AppSealer) {
+    private let addresses: ForwardAddresses
+
+    init(log: EventLog, sealer: AppSealer, addresses: ForwardAddresses) {
+        self.addresses = addresses
         self.log = log
         self.sealer = sealer
     }
@@ -20,6 +23,7 @@ public struct AddDestination: Sendable {
     /// secret, 409 over `DestinationAddition.maxDestinations`.
     public func run(_ scope: AppCommandScope, scheme: DestinationScheme, url: AppForwardURL, secret: String?,
                     fields: AppFieldNames, metadata: EventMetadata) throws -> DestinationID {
+        try addresses.check(url, field: fields == .flags ? "--url" : "url")
         let destination = DestinationID(randomBytes: SecureRandom.bytes(16))
         return try log.transact(in: scope.orgScope) { transaction in
             let connection = transaction.connection

@@ -19,14 +19,15 @@ public struct AppModel: Sendable {
     public let applyStoreEffect: ApplyStoreEffect
 
     /// The app model over `log`, sealing with `masterKey` (32 bytes).
-    public init(log: EventLog, masterKey: [UInt8]) {
+    /// `forwardAddresses` is the rule forward URLs pass when set (`FORWARD_ALLOWED_NETWORKS` admits private networks).
+    public init(log: EventLog, masterKey: [UInt8], forwardAddresses: ForwardAddresses = ForwardAddresses()) {
         let keys = SubjectKeys(masterKey: masterKey)
         let sealer = AppSealer(subjectKeys: keys)
         self.lookup = AppLookup(pool: log.pool, subjectKeys: keys)
-        self.createApp = CreateApp(log: log, sealer: sealer)
-        self.updateApp = UpdateApp(log: log, sealer: sealer)
+        self.createApp = CreateApp(log: log, sealer: sealer, addresses: forwardAddresses)
+        self.updateApp = UpdateApp(log: log, sealer: sealer, addresses: forwardAddresses)
         self.rotateStoreToken = RotateStoreToken(log: log, sealer: sealer)
-        self.addDestination = AddDestination(log: log, sealer: sealer)
+        self.addDestination = AddDestination(log: log, sealer: sealer, addresses: forwardAddresses)
         self.removeDestination = RemoveDestination(log: log)
         self.mintAppAccountToken = MintAppAccountToken(log: log)
         self.receiveStoreNotification = ReceiveStoreNotification(log: log)

@@ -17,7 +17,10 @@ public struct CreateApp: Sendable {
     private let log: EventLog
     private let sealer: AppSealer
 
-    init(log: EventLog, sealer: AppSealer) {
+    private let addresses: ForwardAddresses
+
+    init(log: EventLog, sealer: AppSealer, addresses: ForwardAddresses) {
+        self.addresses = addresses
         self.log = log
         self.sealer = sealer
     }
@@ -25,6 +28,7 @@ public struct CreateApp: Sendable {
     /// Records the app described by `draft` in `project` (of `org` when given; the admin CLI finds the org from the
     /// project).
     public func run(project: ProjectID, org: OrgID?, draft: AppDraft, metadata: EventMetadata) throws -> Created {
+        if let url = draft.forwardUrl { try addresses.check(url, field: "forwardUrl") }
         let app = AppID(randomBytes: SecureRandom.bytes(16))
         let forward = DestinationID(randomBytes: SecureRandom.bytes(16))
         let scope: OrgScope = org.map { .org($0.uuid) } ?? .orgOf(.project, .text(project.description))

@@ -11,7 +11,10 @@ public struct UpdateApp: Sendable {
     private let log: EventLog
     private let sealer: AppSealer
 
-    init(log: EventLog, sealer: AppSealer) {
+    private let addresses: ForwardAddresses
+
+    init(log: EventLog, sealer: AppSealer, addresses: ForwardAddresses) {
+        self.addresses = addresses
         self.log = log
         self.sealer = sealer
     }
@@ -19,6 +22,7 @@ public struct UpdateApp: Sendable {
     /// Applies `change` to the app of `scope`; returns the app as it now is. Refuses 404 for an app the caller does
     /// not have, 400 naming the field for a bundle id outside the app's platform's rule.
     public func run(_ scope: AppCommandScope, change: AppChange, metadata: EventMetadata) throws -> AppLookup.App {
+        if case .set(let url) = change.forwardUrl { try addresses.check(url, field: change.fields.forwardUrl) }
         let newDestination = DestinationID(randomBytes: SecureRandom.bytes(16))
         return try log.transact(in: scope.orgScope) { transaction in
             let connection = transaction.connection

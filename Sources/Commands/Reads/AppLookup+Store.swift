@@ -115,28 +115,35 @@ extension AppLookup {
         -> ForwardTarget?
     {
         try pool.transaction(opening: OrgScope.org(org.uuid).statement) { connection in
-            let rows = try connection.queryPrepared("""
-                SELECT d.scheme, d.url, d.sealed_secret, d.is_default, d.removed_at IS NOT NULL AS removed,
-                    t.sealed_token
-                FROM app_destinations d JOIN app_store_tokens t ON t.app_id = d.app_id AND t.token_hash = $3
-                WHERE d.destination_id = $2::uuid AND d.app_id = $1::uuid AND d.org_id = $4::uuid
-                """, [.text(appId.description), .text(destinationId.description), .text(storeTokenHash),
-                      .text(org.description)]).rows
-            guard let row = rows.first else { return nil }
-            guard let scheme = DestinationScheme(rawValue: try row.string("scheme")),
-                  let sealedToken = SealedValue(try row.string("sealed_token"))
-            else { throw InconsistentState("a stored destination does not read back") }
-            let opener = try Opener(keys: subjectKeys, org: org, app: appId, on: connection)
-            let secret = try row["sealed_secret"].map { text in
-                guard let sealed = SealedValue(text) else {
-                    throw InconsistentState("a destination secret is not sealed")
-                }
-                return try opener.open(sealed, field: .destinationSecret)
-            }
-            return ForwardTarget(url: try row.string("url"), scheme: scheme, secret: secret,
-                                 storeToken: try opener.open(sealedToken, field: .storeToken),
-                                 isDefault: try row.bool("is_default"), removed: try row.bool("removed"))
+            try forwardTarget(org: org, appId: appId, destinationId: destinationId, storeTokenHash: storeTokenHash,
+                              on: connection)
         }
+    }
+
+    /// The same on `connection`, already in `org`'s scope (a forward job's claim transaction).
+    public func forwardTarget(org: OrgID, appId: AppID, destinationId: DestinationID, storeTokenHash: String,
+                              on connection: Connection) throws -> ForwardTarget? {
+        let rows = try connection.queryPrepared("""
+            SELECT d.scheme, d.url, d.sealed_secret, d.is_default, d.removed_at IS NOT NULL AS removed,
+                t.sealed_token
+            FROM app_destinations d JOIN app_store_tokens t ON t.app_id = d.app_id AND t.token_hash = $3
+            WHERE d.destination_id = $2::uuid AND d.app_id = $1::uuid AND d.org_id = $4::uuid
+            """, [.text(appId.description), .text(destinationId.description), .text(storeTokenHash),
+                  .text(org.description)]).rows
+        guard let row = rows.first else { return nil }
+        guard let scheme = DestinationScheme(rawValue: try row.string("scheme")),
+              let sealedToken = SealedValue(try row.string("sealed_token"))
+        else { throw InconsistentState("a stored destination does not read back") }
+        let opener = try Opener(keys: subjectKeys, org: org, app: appId, on: connection)
+        let secret = try row["sealed_secret"].map { text in
+            guard let sealed = SealedValue(text) else {
+                throw InconsistentState("a destination secret is not sealed")
+            }
+            return try opener.open(sealed, field: .destinationSecret)
+        }
+        return ForwardTarget(url: try row.string("url"), scheme: scheme, secret: secret,
+                             storeToken: try opener.open(sealedToken, field: .storeToken),
+                             isDefault: try row.bool("is_default"), removed: try row.bool("removed"))
     }
 
     /// The buyer whose App Store `appAccountToken` in `org` is `token`, or nil when `org` never minted it.

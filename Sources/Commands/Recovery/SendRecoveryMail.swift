@@ -3,11 +3,14 @@ import EventStore
 import Foundation
 import Postgres
 
-/// The write side of one recovery mail (the `recovery-mail` job): inside the job's transaction, finds every buyer of
-/// the org with the address and a payment, keeps the 20-minute gap per address, mints a fresh 72 h recovery code for
-/// each buyer's newest payment and appends one `RecoveryMailSent` per buyer named (same request and job) — or
-/// decides to skip (`EmailRecovery.decide`). The worker then hands the one mail to SMTP and commits; a failure
-/// before the server's 250 rolls everything back.
+/// The write side of one recovery mail (the `recovery-mail` job), in the two phases of a job (docs/jobs.md):
+///
+/// `prepare`, in the claim transaction: finds every buyer of the org with the address and a payment, keeps the
+/// 20-minute gap per address (`EmailRecovery.decide`), reserves the address for this job, mints a fresh 72 h recovery
+/// code for each buyer's newest payment (`HandoffCodeMinted`, committed before the mail leaves: a code nobody was
+/// sent is never shown to anyone) — or decides to skip. The worker commits, hands the one mail to SMTP with no
+/// transaction open, then in the outcome transaction either `recordSent` (one `RecoveryMailSent` per buyer named,
+/// the gap moved, the reservation released: a mail is recorded as sent only after the server's 250) or `release`.
 public struct SendRecoveryMail: Sendable {
     /// One `EmailRecoveryRequested`, as the job carries it.
     public struct Request: Sendable, Equatable {
@@ -41,6 +44,8 @@ public struct SendRecoveryMail: Sendable {
         /// When the codes expire (all were minted at once).
         public var expiresAt: Date
         public var language: String
+        /// What `recordSent` appends once SMTP accepted the mail: one per buyer named.
+        public var sent: [RecoveryMailSent]
     }
 
     /// One buyer of a mail: its purchase line and its own code.
@@ -63,6 +68,10 @@ public struct SendRecoveryMail: Sendable {
     /// A mail should go out, but this worker has no identity secrets to open the address and mint the code.
     public struct MissingIdentitySecrets: Error, Sendable, Equatable {}
 
+    /// Another job's mail to the address is on its way (its reservation has not passed): try again later, when that
+    /// mail either moved the gap (this one is then skipped) or failed and released the address.
+    public struct AnotherMailInFlight: Error, Sendable, Equatable {}
+
     /// Nil when this worker has no identity secrets: then a mail that should go out throws `MissingIdentitySecrets`.
     private let context: IdentityContext?
     private let gap: TimeInterval
@@ -72,20 +81,23 @@ public struct SendRecoveryMail: Sendable {
         self.gap = gap
     }
 
-    /// Carries out `request` of job `jobId` at `now` inside `transaction` (uncommitted; the caller commits after
-    /// the mail was accepted). Throws `MissingIdentitySecrets` without them; refuses 409 when the buyer's data was
-    /// erased (`Refusal.erasedBuyer`).
-    public func run(_ request: Request, jobId: Int, now: Date, metadata: EventMetadata,
-                    transaction: EventTransaction) throws -> Outcome {
+    /// The claim phase of `request` for job `jobId` at `now`, inside `transaction`: decides, reserves the address
+    /// until `reserveUntil` (the attempt's lease) and mints the codes. Throws `MissingIdentitySecrets` without them,
+    /// `AnotherMailInFlight` while another job holds the address; refuses 409 when the buyer's data was erased
+    /// (`Refusal.erasedBuyer`).
+    public func prepare(_ request: Request, jobId: Int, now: Date, reserveUntil: Date, metadata: EventMetadata,
+                        transaction: EventTransaction) throws -> Outcome {
         let connection = transaction.connection
         let org = request.org.uuidString.lowercased()
         var state = EmailRecovery.State(candidates: try candidates(org: org, emailHash: request.emailHash,
                                                                    on: connection),
                                         lastMailAt: nil, addressReadable: true)
+        var reservation: (job: Int, until: Date)?
         if !state.candidates.isEmpty {
-            state.lastMailAt = try lastMail(org: org, emailHash: request.emailHash, on: connection)
+            (state.lastMailAt, reservation) = try gapRow(org: org, emailHash: request.emailHash, on: connection)
         }
         if case .skip(let skip) = EmailRecovery.decide(state, now: now, gap: gap) { return .skipped(skip) }
+        if let reservation, reservation.job != jobId, reservation.until > now { throw AnotherMailInFlight() }
         guard let context else { throw MissingIdentitySecrets() }
         let subject = RecoveryStreams.emailSubject(emailHash: request.emailHash)
         let revealed = try context.subjectKeys.reveal(request.email, field: .email, org: request.org,
@@ -97,6 +109,7 @@ public struct SendRecoveryMail: Sendable {
         }
         let scheme = try returnScheme(project: request.projectId, org: org, on: connection)
         var buyers: [MailedBuyer] = []
+        var sent: [RecoveryMailSent] = []
         var expiresAt = now
         for candidate in named {
             guard let guid = BuyerGuid(stored: candidate.guid),
@@ -111,21 +124,42 @@ public struct SendRecoveryMail: Sendable {
             }
             try transaction.append(org: request.org, stream: BuyerStreams.buyer(guid), expectedVersion: .any,
                                    events: [minted.event], metadata: metadata)
-            try transaction.append(
-                org: request.org, stream: request.stream, expectedVersion: .any,
-                events: [try NewEvent(RecoveryMailSent(
-                    requestId: request.requestId, guid: candidate.guid, paymentId: candidate.paymentId,
-                    codeHash: minted.codeHash, language: request.language, jobId: jobId))],
-                metadata: metadata)
+            sent.append(RecoveryMailSent(requestId: request.requestId, guid: candidate.guid,
+                                         paymentId: candidate.paymentId, codeHash: minted.codeHash,
+                                         language: request.language, jobId: jobId))
             expiresAt = minted.expiresAt
             buyers.append(MailedBuyer(purchase: candidate, code: minted.text, pageToken: context.pageTokens.seal(code),
                                       returnLink: scheme.map { HandoffLinks.returnLink(scheme: $0, code: code) }))
         }
         try connection.queryPrepared("""
-            UPDATE recovery_mail_gaps SET last_mail_at = to_timestamp($3::float8)
+            UPDATE recovery_mail_gaps SET reserved_by_job = $3::bigint, reserved_until = to_timestamp($4::float8)
             WHERE org_id = $1::uuid AND email_hash = $2
-            """, [.text(org), .text(request.emailHash), .double(now.timeIntervalSince1970)])
-        return .send(Mail(address: address, buyers: buyers, expiresAt: expiresAt, language: request.language))
+            """, [.text(org), .text(request.emailHash), .int(jobId), .double(reserveUntil.timeIntervalSince1970)])
+        return .send(Mail(address: address, buyers: buyers, expiresAt: expiresAt, language: request.language,
+                          sent: sent))
+    }
+
+    /// The outcome phase after SMTP accepted `mail` at `now`: appends its `RecoveryMailSent` events to the request's
+    /// stream, moves the address's gap and releases the reservation of job `jobId`.
+    public func recordSent(_ mail: Mail, request: Request, jobId: Int, now: Date, metadata: EventMetadata,
+                           transaction: EventTransaction) throws {
+        try transaction.append(org: request.org, stream: request.stream, expectedVersion: .any,
+                               events: try mail.sent.map { try NewEvent($0) }, metadata: metadata)
+        try transaction.connection.queryPrepared("""
+            UPDATE recovery_mail_gaps SET last_mail_at = to_timestamp($3::float8), reserved_by_job = NULL,
+                reserved_until = NULL
+            WHERE org_id = $1::uuid AND email_hash = $2
+            """, [.text(request.org.uuidString.lowercased()), .text(request.emailHash),
+                  .double(now.timeIntervalSince1970)])
+    }
+
+    /// The outcome phase after SMTP did not take the mail: releases the address if job `jobId` still holds it (the
+    /// codes minted for it stay unused; the retry mints new ones).
+    public func release(_ request: Request, jobId: Int, transaction: EventTransaction) throws {
+        try transaction.connection.queryPrepared("""
+            UPDATE recovery_mail_gaps SET reserved_by_job = NULL, reserved_until = NULL
+            WHERE org_id = $1::uuid AND email_hash = $2 AND reserved_by_job = $3::bigint
+            """, [.text(request.org.uuidString.lowercased()), .text(request.emailHash), .int(jobId)])
     }
 
     /// Every buyer of `org` with the address attached and a payment, each with its newest payment, newest first
@@ -150,17 +184,27 @@ public struct SendRecoveryMail: Sendable {
         }
     }
 
-    /// The last mail to the address (nil for never), its gap row created and locked for this transaction.
-    private func lastMail(org: String, emailHash: String, on connection: Connection) throws -> Date? {
+    /// The last mail SMTP accepted for the address (nil for never) and the job holding it now, if any; the gap row
+    /// created and locked for this transaction, so two jobs for one address serialize here.
+    private func gapRow(org: String, emailHash: String, on connection: Connection) throws
+        -> (lastMail: Date?, reservation: (job: Int, until: Date)?)
+    {
         try connection.queryPrepared("""
             INSERT INTO recovery_mail_gaps (org_id, email_hash, last_mail_at) VALUES ($1::uuid, $2, to_timestamp(0))
             ON CONFLICT DO NOTHING
             """, [.text(org), .text(emailHash)])
-        let seconds = try connection.queryPrepared("""
-            SELECT extract(epoch FROM last_mail_at)::float8 AS last FROM recovery_mail_gaps
-            WHERE org_id = $1::uuid AND email_hash = $2 FOR UPDATE
-            """, [.text(org), .text(emailHash)]).rows[0].double("last")
-        return seconds == 0 ? nil : Date(timeIntervalSince1970: seconds)
+        let row = try connection.queryPrepared("""
+            SELECT extract(epoch FROM last_mail_at)::float8 AS last, reserved_by_job,
+                extract(epoch FROM reserved_until)::float8 AS reserved_until
+            FROM recovery_mail_gaps WHERE org_id = $1::uuid AND email_hash = $2 FOR UPDATE
+            """, [.text(org), .text(emailHash)]).rows[0]
+        let seconds = try row.double("last")
+        var reservation: (job: Int, until: Date)?
+        if !row.isNull("reserved_by_job") {
+            reservation = (try row.int("reserved_by_job"),
+                           Date(timeIntervalSince1970: try row.double("reserved_until")))
+        }
+        return (seconds == 0 ? nil : Date(timeIntervalSince1970: seconds), reservation)
     }
 
     /// The project's return scheme, or nil when it has none (or one that no longer parses).

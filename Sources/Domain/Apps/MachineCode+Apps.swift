@@ -8,8 +8,6 @@ extension MachineCode {
     public static let platformFormat = MachineCode(rawValue: "VALIDATION_PLATFORM_FORMAT")
     /// An `appAppleId` that is not a positive 64-bit integer.
     public static let appAppleIDFormat = MachineCode(rawValue: "VALIDATION_APP_APPLE_ID_FORMAT")
-    /// A forward or destination URL that is not an absolute http(s) URL with a host and without user info.
-    public static let forwardURLFormat = MachineCode(rawValue: "VALIDATION_FORWARD_URL_FORMAT")
     /// A destination scheme that is not `x3` or `attribloom`, or `attribloom` for an app that is not an iOS app.
     public static let destinationSchemeFormat = MachineCode(rawValue: "VALIDATION_DESTINATION_SCHEME_FORMAT")
     /// A secret (RevenueCat authorization, Google push audience, destination secret) outside its length or characters.

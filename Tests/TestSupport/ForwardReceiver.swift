@@ -1,0 +1,71 @@
+import Foundation
+
+/// Tests/Peers/forward_receiver.py on a free port for one test: checks the x3 and attribloom signatures and records
+/// every request it got (`requests()`); stopped in `deinit`.
+public final class ForwardReceiver: @unchecked Sendable {
+    /// One request as the receiver recorded it.
+    public struct Received: Sendable, Equatable {
+        public let path: String
+        public let headers: [[String]]
+        public let body: [UInt8]
+        /// `ok`, `redirect`, or why a check failed.
+        public let verdict: String
+        /// The client's port: the same port twice means the connection was reused.
+        public let peerPort: Int
+        /// The JWS of an attribloom body.
+        public let signedPayload: String?
+
+        /// The first header called `name` (any case).
+        public func header(_ name: String) -> String? {
+            headers.first { $0.first?.lowercased() == name.lowercased() }?.last
+        }
+    }
+
+    /// `http://host:port` or `https://…` with TLS.
+    public let base: String
+    public let port: Int
+    private let log: String
+    private let process: ChildProcess
+
+    /// Starts the receiver on `host` (default 127.0.0.1), over TLS when `tls` is given, verifying x3 signatures with
+    /// `x3Token` and attribloom ones with `attribloomSecret`.
+    public init(host: String = "127.0.0.1", x3Token: String? = nil, attribloomSecret: String? = nil,
+                tls: TestCertificateAuthority? = nil) throws {
+        port = try Shell.freePort()
+        base = (tls == nil ? "http" : "https") + "://\(host):\(port)"
+        log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(port)-\(UInt32.random(in: 0...UInt32.max))"
+        var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/Tests/Peers/forward_receiver.py",
+                         "--host", host, "--port", "\(port)", "--log", log]
+        if let x3Token { arguments += ["--x3-token", x3Token] }
+        if let attribloomSecret { arguments += ["--attribloom-secret", attribloomSecret] }
+        if let tls { arguments += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
+        process = try ChildProcess(arguments)
+        for _ in 0..<600 {
+            if process.output().contains("listening") { return }
+            usleep(50_000)
+        }
+        throw Shell.Failure(command: ["forward_receiver.py"], status: -1, output: process.output())
+    }
+
+    deinit {
+        process.signal(SIGTERM)
+        _ = try? process.wait(timeout: 5)
+    }
+
+    /// Every request received so far, oldest first.
+    public func requests() -> [Received] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let path = object["path"] as? String, let hex = object["body_hex"] as? String,
+                  let verdict = object["verdict"] as? String else { return nil }
+            let body = stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
+                let start = hex.index(hex.startIndex, offsetBy: offset)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+            }
+            return Received(path: path, headers: object["headers"] as? [[String]] ?? [], body: body,
+                            verdict: verdict, peerPort: object["peer_port"] as? Int ?? 0,
+                            signedPayload: object["signed_payload"] as? String)
+        }
+    }
+}
