@@ -251,7 +251,8 @@ import TestSupport
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
-                                 "app_destinations", "app_account_tokens"])
+                                 "app_destinations", "app_account_tokens", "store_notifications",
+                                 "store_deliveries"])
         #expect(try snapshot() == live)
     }
 }

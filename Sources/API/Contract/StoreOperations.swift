@@ -27,7 +27,8 @@ enum StoreOperations {
             + "bundle id (and appAppleId in Production). A repeated notificationUUID changes nothing.",
         tag: "stores",
         parameters: [token],
-        body: .object([.required("signedPayload", JSONSchema.string(lengths: 1...AppleIntake.bodyLimit)
+        body: .object([.required("signedPayload", JSONSchema.string(pattern: "^[A-Za-z0-9_.=-]+$",
+                                                                  lengths: 1...(AppleIntake.bodyLimit - 64))
             .described("a JWS: header.payload.signature, ES256 with an x5c chain"))], closed: false),
         responses: [
             .empty(200, "accepted (or a repeat): recorded once, applied, forwarded later"),
@@ -46,10 +47,11 @@ enum StoreOperations {
         parameters: [token, .header("Authorization", .string(), "Bearer <Google-signed OIDC token>")],
         body: .object([
             .required("message", .object([
-                .required("data", JSONSchema.string().described("base64 DeveloperNotification JSON")),
+                .required("data", JSONSchema.string(pattern: "^[A-Za-z0-9+/=_-]+$", lengths: 1...48_000)
+                    .described("base64 DeveloperNotification JSON")),
                 .required("messageId", JSONSchema.string(lengths: 1...256)),
             ], closed: false)),
-            .optional("subscription", JSONSchema.string()),
+            .optional("subscription", JSONSchema.string(lengths: 1...255)),
         ], closed: false),
         responses: [
             .empty(204, "accepted (or a repeat)"),
