@@ -86,8 +86,10 @@ enum RequestTargetFuzz {
         case .user(let guid), .userEntitlements(let guid): [("guid", guid)]
         case .refundPayment(let paymentId): [("paymentId", paymentId)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
-        case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId):
+        case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
+             .appDeliveries(let appId):
             [("appId", appId)]
+        case .storeNotification(_, let token): [("token", token)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
         default: []
         }
