@@ -121,7 +121,10 @@ import TestSupport
                                    "/s2s/v1/users/{guid}/entitlements", "/public/entitlements", "/s2s/v1/events",
                                    "/done/{pageToken}", "/public/handoff/fingerprint",
                                    "/public/handoff/resolve-by-fingerprint", "/public/handoff/resolve",
-                                   "/public/handoff/email-recovery/request"])
+                                   "/public/handoff/email-recovery/request", "/s2s/v1/apps", "/s2s/v1/apps/{appId}",
+                                   "/s2s/v1/apps/{appId}/store-token", "/s2s/v1/apps/{appId}/destinations",
+                                   "/s2s/v1/apps/{appId}/destinations/{destinationId}",
+                                   "/public/app-account-token"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)
