@@ -85,10 +85,8 @@ import TestSupport
             (["create", "--project", "nope", "--platform", "ios", "--bundle-id", "a"], "field '--project'"),
             (["create", "--project", tenant.project, "--platform", "ios"], "--bundle-id is required"),
             (["update", "--app", ios], "give at least one setting to change"),
-            (["update", "--app", android, "--bundle-id", "App"], "field '--bundle-id'"),
+            (["update", "--app", android, "--bundle-id", "a..b"], "field '--bundle-id'"),
             (["show", "--app", "x"], "field '--app'"),
-            (["destination", "add", "--app", android, "--scheme", "attribloom", "--url", "https://e.example.com",
-              "--secret", "s"], "field '--scheme' must be x3 for an android app"),
             (["destination", "add", "--app", ios, "--scheme", "attribloom", "--url", "https://e.example.com"],
              "field '--secret' must be given for an attribloom destination"),
             (["destination", "add", "--app", ios, "--scheme", "x3", "--url", "https://e.example.com", "--secret",
@@ -98,6 +96,16 @@ import TestSupport
         for (arguments, message) in cases {
             let outcome = try admin(fixture, arguments)
             #expect(outcome.status == .exited(2), "\(arguments)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+        // Valid on their own, conflicting with the app: the command fails (exit 1), naming the flag.
+        for (arguments, message) in [
+            (["update", "--app", android, "--bundle-id", "App"], "field '--bundle-id'"),
+            (["destination", "add", "--app", android, "--scheme", "attribloom", "--url", "https://e.example.com",
+              "--secret", "s"], "field '--scheme' must be x3 for an android app"),
+        ] {
+            let outcome = try admin(fixture, arguments)
+            #expect(outcome.status == .exited(1), "\(arguments)")
             #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
         }
         let unknown = UUID().uuidString.lowercased()

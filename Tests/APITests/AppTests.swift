@@ -137,7 +137,9 @@ import TestSupport
         #expect(try count() == before)
         // The platform's rule, the platform itself, a null bundle id.
         let ios = patch(#"{"bundleId":"App"}"#)
-        #expect(ios.status == 400 && bodyText(ios).contains("VALIDATION_BUNDLE_ID_FORMAT"))
+        #expect(ios.status == 409 && bodyText(ios).contains("APP_PLATFORM_CONFLICT"))
+        let neither = patch(#"{"bundleId":"a..b"}"#)
+        #expect(neither.status == 400 && bodyText(neither).contains("VALIDATION_BUNDLE_ID_FORMAT"))
         #expect(bodyText(patch(#"{"platform":"ios"}"#)) == #"{"statusCode":400,"code":"VALIDATION_FAILED","# +
             #""message":"field 'platform' is not a field of an app that may change"}"#)
         #expect(bodyText(patch(#"{"bundleId":null}"#)).contains("field 'bundleId' must not be null"))
@@ -195,8 +197,10 @@ import TestSupport
         #expect(bodyText(attribloom) == #"{"destinationId":"\#(id)","isDefault":false,"scheme":"attribloom","# +
             #""secret":{"set":true},"url":"https://ea.example.com/v1/app-store/assn/s1"}"#)
         #expect(bodyText(add(android, #"{"scheme":"attribloom","url":"https://e.example.com","secret":"s"}"#))
-            == #"{"statusCode":400,"code":"VALIDATION_DESTINATION_SCHEME_FORMAT","message":"field 'scheme' must "# +
+            == #"{"statusCode":409,"code":"APP_PLATFORM_CONFLICT","message":"field 'scheme' must "# +
             #"be x3 for an android app (attribloom takes App Store notifications only)"}"#)
+        #expect(add(android, #"{"scheme":"x3","url":"https://e.example.com","secret":null}"#).status == 201)
+        #expect(add(ios, #"{"scheme":"attribloom","url":"https://e.example.com","secret":null}"#).status == 400)
         #expect(bodyText(add(ios, #"{"scheme":"attribloom","url":"https://e.example.com"}"#))
             == #"{"statusCode":400,"code":"VALIDATION_SECRET_FORMAT","message":"field 'secret' must be given for "# +
             #"an attribloom destination"}"#)

@@ -52,12 +52,21 @@ struct AppDecidersTests {
         #expect(decision.isUnchanged)
     }
 
-    @Test func aBundleIdIsCheckedAgainstTheAppsPlatform() throws {
+    @Test func aBundleIdOfTheOtherPlatformConflictsWithTheAppAndOneOfNoneIsRefused() throws {
         #expect(Self.update(Self.state(.android), Self.change { $0.bundleId = "App" }).map(\.isUnchanged)
+            == .failure(Refusal(
+                kind: .conflict, code: .appPlatformConflict, field: "bundleId",
+                message: "field 'bundleId' must be an Android package name: two or more '.'-separated segments, "
+                    + "each a letter followed by letters, digits or '_' (the app is an android app)")))
+        #expect(Self.update(Self.state(.ios), Self.change { $0.bundleId = "a_b.c" }).map(\.isUnchanged)
+            == .failure(Refusal(
+                kind: .conflict, code: .appPlatformConflict, field: "bundleId",
+                message: "field 'bundleId' must be an iOS bundle id: '.'-separated segments of letters, digits or "
+                    + "'-' (the app is an ios app)")))
+        #expect(Self.update(Self.state(.ios), Self.change { $0.bundleId = "a..b" }).map(\.isUnchanged)
             == .failure(Refusal(FieldRefusal(
                 field: "bundleId", code: .bundleIDFormat,
-                rule: "be an Android package name: two or more '.'-separated segments, each a letter followed by "
-                    + "letters, digits or '_'"))))
+                rule: "be an iOS bundle id: '.'-separated segments of letters, digits or '-'"))))
         #expect(try Self.update(Self.state(.ios), Self.change { $0.bundleId = "App" }).get().facts.bundleId == "App")
     }
 
@@ -102,9 +111,10 @@ struct AppDecidersTests {
         #expect(DestinationAddition.decide(app: Self.state(.ios), scheme: .attribloom, hasSecret: true,
                                            fields: .json) == .success(.add))
         #expect(DestinationAddition.decide(app: Self.state(.android), scheme: .attribloom, hasSecret: true,
-                                           fields: .flags) == .failure(Refusal(FieldRefusal(
-            field: "--scheme", code: .destinationSchemeFormat,
-            rule: "be x3 for an android app (attribloom takes App Store notifications only)"))))
+                                           fields: .flags) == .failure(Refusal(
+            kind: .conflict, code: .appPlatformConflict, field: "--scheme",
+            message: "field '--scheme' must be x3 for an android app (attribloom takes App Store notifications "
+                + "only)")))
         #expect(DestinationAddition.decide(app: Self.state(.ios), scheme: .attribloom, hasSecret: false,
                                            fields: .json) == .failure(Refusal(FieldRefusal(
             field: "secret", code: .secretFormat, rule: "be given for an attribloom destination"))))

@@ -76,7 +76,8 @@ struct AppFieldsTests {
         #expect(!Self.ok(AppSecretKind.revenuecatSecret.parse("a\tb", field: "s")))
         #expect(Self.ok(AppSecretKind.googlePushAudience.parse(String(repeating: "a", count: 512), field: "s")))
         #expect(AppSecretKind.googlePushAudience.parse(String(repeating: "a", count: 513), field: "aud") == .failure(
-            FieldRefusal(field: "aud", code: .secretFormat, rule: "be 1–512 printable ASCII characters without spaces")))
+            FieldRefusal(field: "aud", code: .secretFormat,
+                         rule: "be 1–512 printable ASCII characters without spaces")))
         #expect(!Self.ok(AppSecretKind.googlePushAudience.parse("a b", field: "s")))
         #expect(!Self.ok(AppSecretKind.googlePushAudience.parse("é", field: "s")))
         #expect(AppSecretKind.googlePushServiceAccount.parse("push@p.iam.gserviceaccount.com", field: "s")

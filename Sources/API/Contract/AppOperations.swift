@@ -111,7 +111,8 @@ enum AppOperations {
     static let update = OpenAPIOperation(
         id: "updateApp", summary: "Change an app of the key's project",
         description: "An absent field is kept; null clears an optional one. The platform never changes; bundleId "
-            + "must follow the app's platform's rule (VALIDATION_BUNDLE_ID_FORMAT otherwise). A new forwardUrl "
+            + "must follow the app's platform's rule (409 APP_PLATFORM_CONFLICT for one of the other platform's). "
+            + "A new forwardUrl "
             + "replaces the default x3 destination; null removes it.",
         tag: "server-to-server", parameters: [.path("appId", ContractFields.appId)],
         body: .object([.optional("bundleId", .anyOf([ContractFields.iosBundleId, ContractFields.androidPackage]))]
@@ -120,6 +121,7 @@ enum AppOperations {
             .json(200, "the app as it now is", app, links: [appLinks()[0]]),
             .error(400, "a field is refused; the message names it", codes: settingCodes + appIdCodes),
             notFound,
+            .error(409, "APP_PLATFORM_CONFLICT: a bundle id of the other platform", codes: [.appPlatformConflict]),
         ])
 
     static let rotateToken = OpenAPIOperation(
@@ -137,12 +139,12 @@ enum AppOperations {
     static let addDestination = OpenAPIOperation(
         id: "addAppDestination", summary: "Forward an app's notifications to one more destination",
         description: "x3: every verified notification, byte for byte, signed with the secret (or the store token). "
-            + "attribloom: App Store notifications only, for an ios app, with a secret (400 "
-            + "VALIDATION_DESTINATION_SCHEME_FORMAT on an android app).",
+            + "attribloom: App Store notifications only, for an ios app (409 APP_PLATFORM_CONFLICT on an android "
+            + "app), with a secret. null counts as absent.",
         tag: "server-to-server", parameters: [.path("appId", ContractFields.appId)],
         body: .oneOf([
             .object([.required("scheme", .constant("x3")), .required("url", ContractFields.forwardUrl),
-                     .optional("secret", ContractFields.destinationSecret)]),
+                     .optional("secret", ContractFields.destinationSecret.nullable())]),
             .object([.required("scheme", .constant("attribloom")), .required("url", ContractFields.forwardUrl),
                      .required("secret", ContractFields.destinationSecret)]),
         ]),
@@ -158,8 +160,9 @@ enum AppOperations {
             .error(400, "a field is refused; the message names it", codes: ContractFields.bodyCodes + appIdCodes
                 + [.destinationSchemeFormat, .forwardURLFormat, .secretFormat]),
             notFound,
-            .error(409, "APP_DESTINATION_LIMIT: the app has \(DestinationAddition.maxDestinations) destinations",
-                   codes: [.destinationLimit]),
+            .error(409, "APP_PLATFORM_CONFLICT: attribloom for an android app; APP_DESTINATION_LIMIT: the app has "
+                   + "\(DestinationAddition.maxDestinations) destinations",
+                   codes: [.appPlatformConflict, .destinationLimit]),
         ])
 
     static let removeDestination = OpenAPIOperation(

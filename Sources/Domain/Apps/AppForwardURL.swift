@@ -4,8 +4,8 @@ import Foundation
 /// destination's URL.
 ///
 /// The syntax, by `pattern`: `http://` or `https://` (either case), a host (DNS labels of letters, digits, `-`, `_`,
-/// or a bracketed IPv6 literal), an optional port up to 65535, then path and query of RFC 3986 characters (`%` only
-/// before two hex digits); no user info, no fragment (a POST target has none), no white space or non-ASCII
+/// or a bracketed IPv6 literal: hex digits, `.` and at least one `:`), an optional port up to 65535, then path and
+/// query of RFC 3986 characters (`%` only before two hex digits); no user info, no fragment (a POST target has none), no white space or non-ASCII
 /// (international hosts in punycode). At most 2048 characters.
 ///
 /// `validate` is the one check every forward URL passes when it is set; rules about the address a host resolves to
@@ -17,7 +17,7 @@ public struct AppForwardURL: Hashable, Sendable, CustomStringConvertible {
     /// The syntax (the length apart) as one regular expression.
     public static let pattern: String = {
         func anyCase(_ word: String) -> String { word.map { "[\($0.uppercased())\($0)]" }.joined() }
-        let host = "(?:[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*|\\[[0-9A-Fa-f:.]+\\])"
+        let host = "(?:[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*|\\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\\])"
         let port = "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
         let character = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})"
         let queryCharacter = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})"

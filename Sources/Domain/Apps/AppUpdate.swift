@@ -21,15 +21,24 @@ public enum AppUpdate {
 
     /// Decides applying `change` to `current` (nil = no such app, 404 `NOT_FOUND` about `appId`). `sealed` holds the
     /// sealed text of every secret `change` sets; `newDestination` is the id a new forward URL gets. A bundle id
-    /// outside the rule of the app's platform is 400 `VALIDATION_BUNDLE_ID_FORMAT`.
+    /// outside the rule of the app's platform is 409 `APP_PLATFORM_CONFLICT` when it is one of the other platform
+    /// (the body alone is valid), else 400 `VALIDATION_BUNDLE_ID_FORMAT`.
     public static func decide(current: AppState?, change: AppChange, sealed: [AppSecretKind: SealedValue],
                               newDestination: DestinationID) -> Result<Decision, Refusal> {
         guard let current else { return .failure(.notFound("no app has this id", field: "appId")) }
         var facts = current.facts
         if let bundleId = change.bundleId {
             switch AppFields.bundleID(bundleId, platform: current.platform, field: change.fields.bundleId) {
-            case .success(let checked): facts.bundleId = checked
-            case .failure(let refusal): return .failure(Refusal(refusal))
+            case .success(let checked):
+                facts.bundleId = checked
+            case .failure(let refusal):
+                // Valid for the other platform: the body is fine on its own and conflicts with the stored app.
+                let other: DevicePlatform = current.platform == .ios ? .android : .ios
+                guard case .success = AppFields.bundleID(bundleId, platform: other) else {
+                    return .failure(Refusal(refusal))
+                }
+                return .failure(Refusal(kind: .conflict, code: .appPlatformConflict, field: refusal.field,
+                                        message: refusal.message + " (the app is an \(current.platform.rawValue) app)"))
             }
         }
         switch change.appAppleId {

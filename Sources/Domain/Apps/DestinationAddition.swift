@@ -13,16 +13,18 @@ public enum DestinationAddition {
     }
 
     /// Decides adding a destination of `scheme` (with a secret or not) to `app` (nil = no such app, 404 about
-    /// `appId`): `attribloom` only for an iOS app (it receives App Store notifications), and with a secret (its
-    /// signature needs one), both 400 naming the field; 409 `APP_DESTINATION_LIMIT` over `maxDestinations`.
+    /// `appId`): `attribloom` only for an iOS app (it receives App Store notifications; 409 `APP_PLATFORM_CONFLICT`
+    /// naming the field), and with a secret (its signature needs one; 400 naming the field); 409
+    /// `APP_DESTINATION_LIMIT` over `maxDestinations`.
     public static func decide(app: AppState?, scheme: DestinationScheme, hasSecret: Bool, fields: AppFieldNames)
         -> Result<Decision, Refusal>
     {
         guard let app else { return .failure(.notFound("no app has this id", field: "appId")) }
         if scheme == .attribloom, app.platform != .ios {
-            return .failure(Refusal(FieldRefusal(
-                field: fields.scheme, code: .destinationSchemeFormat,
-                rule: "be x3 for an android app (attribloom takes App Store notifications only)")))
+            return .failure(Refusal(
+                kind: .conflict, code: .appPlatformConflict, field: fields.scheme,
+                message: "field '\(fields.scheme)' must be x3 for an android app (attribloom takes App Store "
+                    + "notifications only)"))
         }
         if scheme.requiresSecret, !hasSecret {
             return .failure(Refusal(FieldRefusal(field: fields.secret, code: .secretFormat,

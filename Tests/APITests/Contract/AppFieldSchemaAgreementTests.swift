@@ -26,6 +26,7 @@ import Testing
             "https://a", "http://a", "HTTP://A.B:8080/x?y=1", "https://[2001:db8::1]:443/p", "https://a/%41",
             "https://a/%zz", "https://u@a", "https://a/#f", "https://a/?q=#", "ftp://a", "https://", "https://a b",
             "https://a/é", "https://a:65535", "https://a:65536", "https://a..b", "https://a/\n", "http://a/\"",
+            "https://[ab.cd]/", "https://[::1]", "https://[a:b]:80/x",
             "https://" + String(repeating: "a", count: 2040), "https://" + String(repeating: "a", count: 2041),
         ])
     }
