@@ -91,7 +91,8 @@ import TestSupport
              #"(the App Store's app id)"}"#),
             (#"{"platform":"ios","bundleId":"a","forwardUrl":"https://u:p@example.com/"}"#,
              #""code":"VALIDATION_FORWARD_URL_FORMAT","message":"field 'forwardUrl' must be an absolute http or "# +
-             #"https URL with a host, without user info or fragment, at most 2048 characters"}"#),
+             #"https URL with a host name (not an IP address), without user info or fragment, at most 2048 "# +
+             #"characters"}"#),
             (#"{"platform":"ios","bundleId":"a","revenuecatSecret":"a\tb"}"#,
              #""code":"VALIDATION_SECRET_FORMAT","message":"field 'revenuecatSecret' must be 1–512 printable "# +
              #"ASCII characters, spaces only between others"}"#),

@@ -3,10 +3,10 @@ import Foundation
 /// Where an app's notifications are forwarded: the forward URL (the app's default `x3` destination) and every other
 /// destination's URL.
 ///
-/// The syntax, by `pattern`: `http://` or `https://` (either case), a host (DNS labels of letters, digits, `-`, `_`,
-/// or a bracketed IPv6 literal: hex digits, `.` and at least one `:`), an optional port up to 65535, then path and
-/// query of RFC 3986 characters (`%` only before two hex digits); no user info, no fragment (a POST target has none), no white space or non-ASCII
-/// (international hosts in punycode). At most 2048 characters.
+/// The syntax, by `pattern`: `http://` or `https://` (either case), a host name (DNS labels of letters, digits, `-`,
+/// `_`, the last one starting with a letter: never an IP address), an optional port up to 65535, then path and query
+/// of RFC 3986 characters (`%` only before two hex digits); no user info, no fragment (a POST target has none), no
+/// white space or non-ASCII (international hosts in punycode). At most 2048 characters.
 ///
 /// `validate` is the one check every forward URL passes when it is set; rules about the address a host resolves to
 /// (no loopback, private or link-local networks) belong there too, and are checked again when a forward is sent.
@@ -17,7 +17,9 @@ public struct AppForwardURL: Hashable, Sendable, CustomStringConvertible {
     /// The syntax (the length apart) as one regular expression.
     public static let pattern: String = {
         func anyCase(_ word: String) -> String { word.map { "[\($0.uppercased())\($0)]" }.joined() }
-        let host = "(?:[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*|\\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\\])"
+        // A DNS name whose last label starts with a letter: no IP address in any spelling (decimal, octal, hex,
+        // short, bracketed IPv6) — the address a name resolves to is checked when a forward is sent.
+        let host = "(?:[A-Za-z0-9_-]+\\.)*[A-Za-z][A-Za-z0-9_-]*"
         let port = "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
         let character = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})"
         let queryCharacter = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})"
@@ -39,8 +41,8 @@ public struct AppForwardURL: Hashable, Sendable, CustomStringConvertible {
         guard (1...maxLength).contains(text.utf8.count), grammar.matches(text) else {
             return .failure(FieldRefusal(
                 field: field, code: .forwardURLFormat,
-                rule: "be an absolute http or https URL with a host, without user info or fragment, at most "
-                    + "\(maxLength) characters"))
+                rule: "be an absolute http or https URL with a host name (not an IP address), without user info or "
+                    + "fragment, at most \(maxLength) characters"))
         }
         return .success(AppForwardURL(text: text))
     }
