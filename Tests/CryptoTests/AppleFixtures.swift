@@ -1,19 +1,20 @@
 import Foundation
 
-/// Apple's signing fixtures in `shared/fixtures/apple` (see its README), found by walking up from this file: the
-/// repository sits next to `shared/` (`/work/main` and `/work/shared`).
+/// Apple's signing fixtures in `Tests/Fixtures/apple` (see its README), found by walking up from this file: the
+/// fixtures are copied into the repository (`Tests/Fixtures/apple`, from the workplace's `shared/fixtures/apple`) so a
+/// clean clone anywhere finds them.
 enum AppleFixtures {
-    /// The fixture folder `…/shared/fixtures/apple`.
+    /// The fixture folder `…/Tests/Fixtures/apple`.
     static let directory: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("shared/fixtures/apple")
+            let candidate = folder.appendingPathComponent("Tests/Fixtures/apple")
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) {
                 return candidate
             }
             folder.deleteLastPathComponent()
         }
-        fatalError("shared/fixtures/apple not found above \(#filePath)")
+        fatalError("Tests/Fixtures/apple not found above \(#filePath)")
     }()
 
     /// The bytes of `certs/<name>`.

@@ -4,15 +4,15 @@ import Testing
 
 /// `APPLE_ROOT_CERTIFICATES` (issue 14): the built-in Apple root by default, files when set, a clear refusal else.
 @Suite struct StoreConfigurationTests {
-    /// `shared/fixtures/apple/certs/<name>`, found above this file.
+    /// `Tests/Fixtures/apple/certs/<name>`, found above this file.
     private static func fixture(_ name: String) -> String {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
-            let path = folder.appendingPathComponent("shared/fixtures/apple/certs/" + name).path
+            let path = folder.appendingPathComponent("Tests/Fixtures/apple/certs/" + name).path
             if FileManager.default.fileExists(atPath: path) { return path }
             folder.deleteLastPathComponent()
         }
-        fatalError("shared/fixtures/apple not found above \(#filePath)")
+        fatalError("Tests/Fixtures/apple not found above \(#filePath)")
     }
 
     @Test func theDefaultRootIsAppleRootCAG3() throws {

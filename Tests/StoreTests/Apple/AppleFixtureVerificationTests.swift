@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every fixture of `shared/fixtures/apple` behaves as its README says, against the test root.
+/// Every fixture of `Tests/Fixtures/apple` behaves as its README says, against the test root.
 struct AppleFixtureVerificationTests {
     private let verifier = AppleVerifiers.test
 

@@ -5,7 +5,7 @@ import Foundation
 
 /// `apple-jws`: the bytes as an App Store `signedPayload` (`CompactJWS.parse`, the payload decoders, the whole
 /// `AppleSignedDataVerifier` against the test root, its x5c certificates through OpenSSL), and as a notification
-/// payload signed in the target with the test key of `shared/fixtures/apple`.
+/// payload signed in the target with the test key of `Tests/Fixtures/apple`.
 ///
 /// Properties: a parsed JWS is three canonical base64url segments whose first two, joined by `.`, are the signing
 /// input, with `alg` ES256, one to eight certificates and a 64-byte signature; a certificate that parses re-encodes
