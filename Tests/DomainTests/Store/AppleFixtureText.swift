@@ -1,19 +1,19 @@
 import Foundation
 
-/// Text of Apple's signing fixtures (`shared/fixtures/apple/mock_signed_data`, see its README) and small helpers
+/// Text of Apple's signing fixtures (`Tests/Fixtures/apple/mock_signed_data`, see its README) and small helpers
 /// that build JWS text for parser tests (signatures are not checked by the domain).
 enum AppleFixtureText {
     /// `mock_signed_data/<name>`, trimmed.
     static func signedData(_ name: String) -> String {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
-            let file = folder.appendingPathComponent("shared/fixtures/apple/mock_signed_data/" + name)
+            let file = folder.appendingPathComponent("Tests/Fixtures/apple/mock_signed_data/" + name)
             if let data = FileManager.default.contents(atPath: file.path) {
                 return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
             folder.deleteLastPathComponent()
         }
-        fatalError("shared/fixtures/apple/mock_signed_data/\(name) not found above \(#filePath)")
+        fatalError("Tests/Fixtures/apple/mock_signed_data/\(name) not found above \(#filePath)")
     }
 
     /// Unpadded base64url of `bytes`.

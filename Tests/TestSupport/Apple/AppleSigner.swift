@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// Signs JWS as the App Store does (ES256, `x5c` of three standard-base64 certificates), with the test keys of
-/// `shared/fixtures/apple/certs`, so tests can make any notification they need.
+/// `Tests/Fixtures/apple/certs`, so tests can make any notification they need.
 public struct AppleSigner: Sendable {
     /// The signing key: the leaf's.
     public let key: ECDSAPrivateKey

@@ -4,7 +4,7 @@ import Foundation
 /// The root certificates App Store signatures must chain up to (`APPLE_ROOT_CERTIFICATES`).
 ///
 /// By default exactly Apple Root CA - G3, built into the binary. Tests and staging point the setting at other roots
-/// (the test root of `shared/fixtures/apple`); production never needs to set it.
+/// (the test root of `Tests/Fixtures/apple`); production never needs to set it.
 public struct AppleTrustRoots: Sendable {
     /// The roots, in the order configured.
     public let certificates: [X509Certificate]
