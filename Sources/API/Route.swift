@@ -152,7 +152,8 @@ public enum Route: Sendable, Equatable {
              .storeNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
-             .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination, .removeDestination:
+             .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
+             .removeDestination:
             return .secretKey
         }
     }

@@ -26,7 +26,8 @@ struct AppFieldsTests {
         }
         for url in ["", "ftp://example.com", "https://", "https://user@example.com", "https://u:p@example.com",
                     "https://example.com/#frag", "https://exa mple.com", "https://example.com/é", "//example.com",
-                    "https://example.com:65536", "https://example.com/%zz", "http://127.0.0.1:9000/in",
+                    "https://example.com:65536", "https://example.com:0", "https://example.com/%zz",
+                    "http://127.0.0.1:9000/in",
                     "https://[2001:db8::1]/p", "http://2130706433/", "http://0x7f.1/", "http://a.0/",
                     "https://" + String(repeating: "a", count: 2041)] {
             #expect(AppForwardURL.validate(url, field: "--forward-url") == .failure(FieldRefusal(

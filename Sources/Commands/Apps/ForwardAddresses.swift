@@ -8,9 +8,11 @@ public struct ForwardAddresses: Sendable {
 
     public init(allowed: NetworkAllowList = .none) { self.allowed = allowed }
 
-    /// Throws the refusal (400 naming `field`) when `url` may not be a forward URL here.
+    /// Throws the address refusal (400 `VALIDATION_FORWARD_URL_ADDRESS` naming `field`) when `url`'s host may not be
+    /// reached. Its syntax is `AppForwardURL`'s to judge (and is judged again, strictly, at send time).
     func check(_ url: AppForwardURL, field: String) throws {
-        if case .failure(let refusal) = ForwardURL.validate(url.text, allowed: allowed, field: field) {
+        if case .failure(let refusal) = ForwardURL.validate(url.text, allowed: allowed, field: field),
+           refusal.code == .forwardURLAddress {
             throw Refusal(refusal)
         }
     }

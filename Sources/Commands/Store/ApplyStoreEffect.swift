@@ -16,13 +16,14 @@ public struct ApplyStoreEffect: Sendable {
     /// Applies `effect` for the buyer `buyer` names, caused by the `StoreNotificationReceived` `notificationEventId`
     /// of `app`, in `app`'s org at `now`; answers the buyer found (nil: none the org knows).
     @discardableResult
-    public func run(_ effect: StoreEffect, buyer: StoreIntake.BuyerReference, app: AppLookup.StoreApp, store: NotificationStore,
-                    bodyHash: String, notificationEventId: UUID, now: Date, metadata: EventMetadata) throws -> String? {
+    public func run(_ effect: StoreEffect, buyer: StoreIntake.BuyerReference, app: AppLookup.StoreApp,
+                    store: NotificationStore, bodyHash: String, notificationEventId: UUID, now: Date,
+                    metadata: EventMetadata) throws -> String? {
         try log.transact(in: .org(app.orgId.uuid), maxAttempts: 8) { transaction in
             let org = PostgresValue.text(app.orgId.description)
             let guid = try StoreBuyer.resolve(buyer, org: org, on: transaction.connection)
-            try StoreEffects(org: app.orgId.uuid, projectId: app.projectId.description, store: store, bodyHash: bodyHash, effect: effect,
-                             guid: guid, cause: notificationEventId, now: now)
+            try StoreEffects(org: app.orgId.uuid, projectId: app.projectId.description, store: store,
+                             bodyHash: bodyHash, effect: effect, guid: guid, cause: notificationEventId, now: now)
                 .apply(org: org, metadata: metadata, transaction: transaction)
             return guid
         }

@@ -20,7 +20,7 @@ public struct AppForwardURL: Hashable, Sendable, CustomStringConvertible {
         // A DNS name whose last label starts with a letter: no IP address in any spelling (decimal, octal, hex,
         // short, bracketed IPv6) — the address a name resolves to is checked when a forward is sent.
         let host = "(?:[A-Za-z0-9_-]+\\.)*[A-Za-z][A-Za-z0-9_-]*"
-        let port = "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+        let port = "(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
         let character = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})"
         let queryCharacter = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})"
         return "^(?:\(anyCase("https"))|\(anyCase("http")))://\(host)\(port)(?:/\(character)*)?"

@@ -25,7 +25,7 @@ import Testing
         agree(ContractFields.forwardUrl, { Self.ok(AppForwardURL.validate($0)) }, [
             "https://a", "http://a", "HTTP://A.B:8080/x?y=1", "https://[2001:db8::1]:443/p", "https://a/%41",
             "https://a/%zz", "https://u@a", "https://a/#f", "https://a/?q=#", "ftp://a", "https://", "https://a b",
-            "https://a/é", "https://a:65535", "https://a:65536", "https://a..b", "https://a/\n", "http://a/\"",
+            "https://a/é", "https://a:65535", "https://a:65536", "https://a:0", "https://a:01", "https://a..b", "https://a/\n", "http://a/\"",
             "https://[ab.cd]/", "https://[::1]", "https://[a:b]:80/x",
             "https://" + String(repeating: "a", count: 2040), "https://" + String(repeating: "a", count: 2041),
         ])

@@ -22,7 +22,8 @@ import TestSupport
 
     static let test = #""testNotification":{"version":"1.0"}"#
     static func voided(_ orderId: String) -> String {
-        #""voidedPurchaseNotification":{"purchaseToken":"tok-1","orderId":"\#(orderId)","productType":1,"refundType":1}"#
+        #""voidedPurchaseNotification":{"purchaseToken":"tok-1","orderId":"\#(orderId)","productType":1,"# +
+            #""refundType":1}"#
     }
 
     static func fixture() throws -> StoreFixture {

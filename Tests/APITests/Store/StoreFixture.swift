@@ -69,6 +69,8 @@ struct StoreFixture {
         return try owner.query("""
             SELECT stream_id, data::text AS data FROM events WHERE org_id = $1::uuid AND event_type = $2
             ORDER BY org_seq
-            """, [.text(org ?? tenant.org), .text(type)]).rows.map { (try $0.string("stream_id"), try $0.string("data")) }
+            """, [.text(org ?? tenant.org), .text(type)]).rows.map {
+                (try $0.string("stream_id"), try $0.string("data"))
+            }
     }
 }
