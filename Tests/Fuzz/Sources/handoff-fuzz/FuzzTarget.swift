@@ -14,6 +14,6 @@ struct FuzzTarget: Sendable {
         AcceptLanguageFuzz.target, SecretKeyFuzz.target, PassFuzz.target, PageTokenFuzz.target, CodesFuzz.target,
         TrackerLinkFuzz.target, EmailFuzz.target, PaymentFieldsFuzz.target, IdentifiersFuzz.target,
         ProjectSettingsFuzz.target, FingerprintFieldsFuzz.target, AppleJWSFuzz.target,
-        PubSubPushFuzz.target,
+        PubSubPushFuzz.target, RevenueCatFuzz.target,
     ]
 }
