@@ -31,11 +31,13 @@ public struct StoreIntake: Sendable, Equatable {
     public var destinations: [String]
     public var buyer: BuyerReference
     public var effect: StoreEffect
+    /// The App Store sale or refund the commission ledger weighs (nil for other stores and other notifications).
+    public var sale: CommissionSale?
 
     public init(org: UUID, appId: UUID, projectId: String, store: NotificationStore, notificationId: String,
                 notificationType: String, subtype: String?, environment: String?, verified: Bool,
                 storeTokenHash: String, body: [UInt8], destinations: [String], buyer: BuyerReference,
-                effect: StoreEffect) {
+                effect: StoreEffect, sale: CommissionSale? = nil) {
         self.org = org
         self.appId = appId
         self.projectId = projectId
@@ -50,6 +52,7 @@ public struct StoreIntake: Sendable, Equatable {
         self.destinations = destinations
         self.buyer = buyer
         self.effect = effect
+        self.sale = sale
     }
 }
 
@@ -57,10 +60,11 @@ extension StoreIntake {
     /// An intake for `app`: its org, ids, token hash and current destinations, with the notification's own facts.
     public init(app: AppLookup.StoreApp, store: NotificationStore, notificationId: String, notificationType: String,
                 subtype: String?, environment: String?, verified: Bool, body: [UInt8], buyer: BuyerReference,
-                effect: StoreEffect) {
+                effect: StoreEffect, sale: CommissionSale? = nil) {
         self.init(org: app.orgId.uuid, appId: app.appId.uuid, projectId: app.projectId.description, store: store,
                   notificationId: notificationId, notificationType: notificationType, subtype: subtype,
                   environment: environment, verified: verified, storeTokenHash: app.storeTokenHash, body: body,
-                  destinations: app.destinations.map(\.description), buyer: buyer, effect: effect)
+                  destinations: app.destinations.map(\.description), buyer: buyer, effect: effect,
+                  sale: sale)
     }
 }

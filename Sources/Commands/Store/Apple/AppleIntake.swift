@@ -37,6 +37,7 @@ public struct AppleIntake: Sendable {
         return .success(StoreIntake(
             app: app, store: .apple, notificationId: verified.notificationUUID.lowercased(),
             notificationType: verified.notificationType, subtype: verified.subtype,
-            environment: verified.environment.rawValue, verified: true, body: body, buyer: buyer, effect: effect))
+            environment: verified.environment.rawValue, verified: true, body: body, buyer: buyer, effect: effect,
+            sale: CommissionSale.from(notificationType: verified.notificationType, transaction: verified.transaction)))
     }
 }

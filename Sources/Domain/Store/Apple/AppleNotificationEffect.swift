@@ -41,15 +41,8 @@ public enum AppleNotificationEffect {
 
     static func purchase(_ transaction: AppleTransaction, id: PaymentID) -> StorePurchase? {
         guard let product = transaction.productId, !product.isEmpty else { return nil }
-        var amount = 0
-        var currency = StorePurchase.unknownCurrency
-        if let code = transaction.currency, code.utf8.count == 3,
-           code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
-           let price = transaction.price, let units = StorePurchase.minorUnits(milliunits: price, currency: code) {
-            amount = units
-            currency = code
-        }
-        return StorePurchase(paymentId: id, productId: product, entitlement: product, amount: amount,
-                             currency: currency, expiresAt: transaction.expiresAt)
+        let price = transaction.minorPrice
+        return StorePurchase(paymentId: id, productId: product, entitlement: product, amount: price.amount,
+                             currency: price.currency, expiresAt: transaction.expiresAt)
     }
 }
