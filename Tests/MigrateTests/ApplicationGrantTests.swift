@@ -47,6 +47,8 @@ import TestSupport
         // Delivery attempts of forwards (0019): inserted by the projection, read by the deliveries list.
         "store_deliveries": Grants(table: ["SELECT", "INSERT"]),
         "subject_keys": Grants(table: ["SELECT", "INSERT"]),
+        // The commission ledger (0022): inserted by the projection, read by the ledger and statements.
+        "commissions": Grants(table: ["SELECT", "INSERT"]),
     ]
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017).

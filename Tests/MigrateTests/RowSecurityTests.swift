@@ -106,6 +106,12 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid(), 1, 'app', gen_random_uuid(), 'dest', 1, 1, true, 'example.com', 5,
                     '', now())
             """),
+        Table(name: "commissions", insert: """
+            INSERT INTO commissions (org_id, transaction_id, entry, affiliate_id, campaign_id, original_transaction_id,
+                                     amount, currency, event_id, org_seq, hash, recorded_at)
+            VALUES ($1::uuid, gen_random_uuid()::text, 'credit', gen_random_uuid(), gen_random_uuid(), 't', 1, 'USD',
+                    gen_random_uuid(), 1, '\\x00', now())
+            """),
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "rls") }
