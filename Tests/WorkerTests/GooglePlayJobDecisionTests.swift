@@ -41,7 +41,7 @@ import Testing
     @Test func aSubscriptionTakesTheLineItemOfItsLatestOrderWithItsPriceInMinorUnits() {
         let price = API.Price(currencyCode: "EUR", units: 4, nanos: 490_000_000)
         let purchase = Self.subscription(items: [
-            Self.item("addon", order: "GPA.0000-0000-0000-00000", expiry: Self.now),
+            Self.item("addon", order: nil, expiry: Self.now),
             Self.item("monthly", order: "GPA.1234-5678-9012-34567..3", price: price),
         ])
         #expect(Self.decide(4, purchase) == GooglePlayJob.Decision(effect: .activate(StorePurchase(
