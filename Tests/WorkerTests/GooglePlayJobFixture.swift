@@ -1,4 +1,5 @@
 import Commands
+import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -12,6 +13,7 @@ import TestSupport
 final class GooglePlayJobFixture: @unchecked Sendable {
     static let package = "com.example.app"
     static let metadata = EventMetadata(actor: .system("test"))
+    static let masterKey: [UInt8] = Array(repeating: 0x33, count: 32)
 
     let jobs: JobFixture
     let peer: PlayAPIPeer
@@ -23,7 +25,7 @@ final class GooglePlayJobFixture: @unchecked Sendable {
     init(masterKey: Bool = true) throws {
         jobs = try JobFixture()
         peer = try PlayAPIPeer()
-        let secrets = IdentitySecrets(masterKey: Array(repeating: 0x33, count: 32),
+        let secrets = IdentitySecrets(masterKey: Self.masterKey,
                                       lookupPepper: Array(repeating: 0x44, count: 32),
                                       passKeys: [("k1", Array(repeating: 0x11, count: 32))])
         model = WriteModel(pool: jobs.pool, secrets: secrets)
@@ -103,9 +105,12 @@ final class GooglePlayJobFixture: @unchecked Sendable {
     }
 
     /// Takes `body` in at `app`'s Google URL as intake does (`GoogleIntake`), verified as a push whose OIDC token
-    /// checked out would be, records it (`ReceiveStoreNotification`) and dispatches its jobs; the event.
+    /// checked out would be, records it (`ReceiveStoreNotification`) and, unless told not to, dispatches its jobs;
+    /// the event.
     @discardableResult
-    func receive(_ body: [UInt8], app: AppLookup.StoreApp, verified: Bool = true) throws -> RecordedEvent {
+    func receive(_ body: [UInt8], app: AppLookup.StoreApp, verified: Bool = true, dispatch: Bool = true) throws
+        -> RecordedEvent
+    {
         var intake = try GoogleIntake(keys: nil).make(body: body, authorization: nil, app: app,
                                                       storeURL: "https://handoff.test/v1/m/store/google/t",
                                                       now: clock.now).get()
@@ -115,7 +120,7 @@ final class GooglePlayJobFixture: @unchecked Sendable {
         else { throw JobFailure("the notification was a duplicate") }
         let event = try #require(try EventReader.readEvent(org: app.orgId.uuid, eventId: eventId,
                                                            on: jobs.ownerConnection()))
-        try dispatch(event)
+        if dispatch { try self.dispatch(event) }
         return event
     }
 
@@ -135,6 +140,16 @@ final class GooglePlayJobFixture: @unchecked Sendable {
         var handled = 0
         for _ in 0..<5 { handled += try consumer.step() }
         return handled
+    }
+
+    /// `handoff work --only <roles>` against this database, Redis and API stand-in, with this fixture's master key.
+    func worker(_ roles: String) throws -> ChildProcess {
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "DATABASE_URL": jobs.database.appURL, "REDIS_URL": jobs.redis.url, "LOG_LEVEL": "warning",
+            "WORK_THREADS": "1", "JOB_VISIBILITY_TIMEOUT_SECONDS": "5",
+            "HANDOFF_MASTER_KEY": Base64URL.encode(Self.masterKey), "GOOGLE_PLAY_API_BASE_URL": peer.base,
+        ]) { $1 }
+        return try ChildProcess([try HandoffBinary.path(), "work", "--only", roles], environment: environment)
     }
 
     /// The org's jobs, oldest first (the owner's view).
