@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A stand-in for Google's OAuth token endpoint and the Play Developer API, for PlayDeveloperAPITests and GooglePlayJobTests.
+"""A stand-in for Google's OAuth token endpoint and the Play Developer API, for PlayDeveloperAPITests and the
+google-play job's tests (GooglePlayJobTests, GooglePlayWorkerTests).
 
     python3 play_api.py --port PORT --public-key PEM --client-email EMAIL [--token-lifetime SECONDS]
 

@@ -250,8 +250,8 @@ import TestSupport
         #expect(try fixture.playJobs(tenant.org).isEmpty)
         try fixture.peer.addPurchase(package: Fixture.package, token: "sub-1", answer: Fixture.subscriptionAnswer(
             buyer: nil, order: Self.order, expiry: "2031-01-15T12:00:00Z"))
-        try fixture.peer.addPurchase(package: Fixture.package, product: "coins_100", token: "otp-1",
-                                     answer: Fixture.productAnswer(buyer: nil, order: Self.order, product: "coins_100"))
+        let product = Fixture.productAnswer(buyer: nil, order: Self.order, product: "coins_100")
+        try fixture.peer.addPurchase(package: Fixture.package, product: "coins_100", token: "otp-1", answer: product)
         try fixture.receive(Fixture.push(Fixture.subscription(type: 3, token: "sub-1")), app: app)
         try fixture.receive(Fixture.push(Fixture.oneTime(type: 2, sku: "coins_100", token: "otp-1")), app: app)
         #expect(try fixture.playJobs(tenant.org).count == 2)
