@@ -200,7 +200,7 @@ import TestSupport
         let surface = try fixture.surface(app: app.id)
         let guid = fixture.store.buyer()
         let token = fixture.store.appAccountToken(guid)
-        let purchase = AppleIntakeTests.notification("SUBSCRIBED", token: token)
+        let purchase = AppleIntakeTests.notification("SUBSCRIBED", token: token, expiresDate: 1_893_456_000_000)
         #expect(fixture.store.post("apple", token: app.token, body: purchase).status == 200)
         #expect(try fixture.forward(surface: surface.id, secret: surface.secret, body: purchase).status == 200)
         // And the other way round.
