@@ -44,14 +44,19 @@ import TestSupport
             WHERE org_id = $1::uuid AND event_type = 'StoreNotificationReceived'
             """, [.text(fixture.tenant.org)]).rows.first?.string("id")
         #expect(actor == "surface-\(surface.id)")
-        // No forward job for it, though the app has a destination.
-        #expect(try owner.query("SELECT count(*)::int AS n FROM jobs WHERE org_id = $1::uuid",
-                                [.text(fixture.tenant.org)]).rows.first?.string("n") == "0")
 
         let again = fixture.post(surface: surface.id, body: built.body, headers: built.headers)
         #expect(again.status == 200 && again.body == first.body)
         #expect(try fixture.store.events("StoreNotificationReceived").count == 1)
         #expect(try fixture.store.events("PaymentRecorded").count == 1)
+        // The same app's own store URL does forward: its notification names the destination.
+        let direct = AppleIntakeTests.body(AppleSigner.test.sign(ApplePayloads.notification(type: "TEST")))
+        #expect(fixture.store.post("apple", token: app.token, body: direct).status == 200)
+        let destinations = try #require(try fixture.apps.model.lookup.app(
+            try AppID.parse(app.id).get(), org: try OrgID.parse(fixture.tenant.org).get())?.state.destinations)
+        #expect(destinations.count == 1)
+        let both = try fixture.store.events("StoreNotificationReceived")
+        #expect(both.count == 2 && both[1].data.contains(#""destinations": ["\#(destinations[0].id)"]"#))
     }
 
     @Test func aTamperedTimestampBodyOrSignatureAnswers401AndRecordsNothing() throws {
