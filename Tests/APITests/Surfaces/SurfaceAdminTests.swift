@@ -93,6 +93,23 @@ import TestSupport
         #expect(usage.status == .exited(0) && usage.stdout.contains("handoff admin surface rotate-secret"))
     }
 
+    @Test func theEventsFeedShowsSurfaceSecretsRedacted() throws {
+        let fixture = try SurfaceFixture.migrated()
+        let app = try fixture.store.appleApp()
+        let surface = try fixture.surface(app: app.id)
+        _ = try fixture.surfaces.rotateSecret.run(try SurfaceID.parse(surface.id).get(), graceHours: 1, now: Date(),
+                                                  metadata: EventMetadata(actor: .admin("test")))
+        let feed = jsonObject(fixture.apps.send(.get, "/s2s/v1/events", key: fixture.tenant.key))
+        let events = (feed["events"] as? [[String: Any]] ?? []).filter {
+            ["SurfaceCreated", "SurfaceSecretRotated"].contains($0["event_type"] as? String ?? "")
+        }
+        #expect(events.count == 2)
+        for event in events {
+            #expect((event["data"] as? [String: Any])?["secret"] as? [String: Bool] == ["redacted": true])
+        }
+        #expect(!bodyText(fixture.apps.send(.get, "/s2s/v1/events", key: fixture.tenant.key)).contains(surface.secret))
+    }
+
     @Test func replayRebuildsTheSurfacesTableEqualToTheLiveOne() throws {
         let fixture = try SurfaceFixture.migrated()
         let app = try fixture.store.appleApp()
