@@ -20,6 +20,7 @@ public struct SurfaceLookup: Sendable {
 
     /// A surface without its secrets: `handoff admin surface show`.
     public struct Surface: Sendable, Equatable {
+        /// The surface, its iOS app, the app's project and organization.
         public var surfaceId: SurfaceID
         public var appId: AppID
         public var projectId: ProjectID

@@ -6,8 +6,10 @@ import Foundation
 /// (`ForwardedSignature`), the timestamp's window, then `x-ea-signature` against HMAC-SHA256(secret, timestamp + "."
 /// + body) over the body's bytes exactly as received, compared in constant time, for each secret that verifies now.
 public struct ForwardedSignatureCheck: Sendable {
+    /// How old or far ahead `x-ea-timestamp` may be.
     public let window: ForwardedTimestampWindow
 
+    /// A check with `window` (72 hours back, 5 minutes ahead by default).
     public init(window: ForwardedTimestampWindow = .standard) { self.window = window }
 
     /// `.success` when the request is authentic and fresh enough at `now`; otherwise why not (a 401).

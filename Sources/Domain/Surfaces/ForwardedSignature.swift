@@ -56,6 +56,7 @@ public enum ForwardedRefusal: Error, Sendable, Equatable {
     /// No secret of the surface that verifies now makes this signature.
     case signatureMismatch
 
+    /// The sentence the 401 carries.
     public var message: String {
         switch self {
         case .missingTimestamp: return "header 'x-ea-timestamp' is required"
