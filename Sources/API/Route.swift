@@ -64,6 +64,9 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
     /// token is `token`.
     case storeNotification(store: NotificationStore, token: String)
+    /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
+    /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
+    case forwardedNotification(surfaceId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -104,6 +107,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
             .storeNotification(store: .revenuecat, token: $0["token"] ?? "")
         },
+        Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -141,6 +145,8 @@ public enum Route: Sendable, Equatable {
         // Any body is ignored.
         case .rotateStoreToken: return 1024
         case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)
+        // What the App Store's own URL takes: the forwarded body is the same notification.
+        case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
         }
     }
 
@@ -149,7 +155,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification:
+             .storeNotification, .forwardedNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,

@@ -21,6 +21,8 @@ public struct WriteModel: Sendable {
     public let identity: IdentityModel?
     /// The app commands and reads; nil without the identity secrets (they seal app secrets).
     public let apps: AppModel?
+    /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
+    public let surfaces: SurfaceModel?
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
@@ -35,6 +37,7 @@ public struct WriteModel: Sendable {
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
+        self.surfaces = secrets.map { SurfaceModel(log: log, masterKey: $0.masterKey) }
         self.identity = secrets.map {
             IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
         }

@@ -17,6 +17,7 @@ public enum AdminCommand {
                handoff admin key create --project P
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
+               handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox]
@@ -38,6 +39,13 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runApp(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "surface" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(surfaceUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runSurface(Array(arguments.dropFirst()), environment: environment)
         }
         do {
             let command = try parse(arguments)

@@ -1,5 +1,6 @@
 import API
 import Commands
+import Domain
 import Foundation
 import HTTPServer
 import Postgres
@@ -69,7 +70,9 @@ public final class RunningAPI: Sendable {
             clientGrouping: clientGrouping,
             storeLimit: Environment.defaultStoreLimit.scaled(by: factor),
             storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots, googleKeys: googleKeys),
-            appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor))
+            appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor),
+            surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
+            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

@@ -100,6 +100,10 @@ import TestSupport
             INSERT INTO app_account_tokens (org_id, guid, project_id, app_account_token, created_at)
             VALUES ($1::uuid, gen_random_uuid()::text, gen_random_uuid(), gen_random_uuid(), now())
             """),
+        Table(name: "surfaces", insert: """
+            INSERT INTO surfaces (surface_id, org_id, app_id, sealed_secret, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'pd1.rls', now())
+            """),
         Table(name: "store_deliveries", insert: """
             INSERT INTO store_deliveries (org_id, event_id, org_seq, app_id, notification_event_id, destination_id,
                                           job_id, attempt, delivered, url_host, duration_ms, answer, attempted_at)
