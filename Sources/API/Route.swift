@@ -64,6 +64,18 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
     /// token is `token`.
     case storeNotification(store: NotificationStore, token: String)
+    /// `POST /s2s/v1/campaigns`: create an affiliate campaign (commission rule, window, hold, offer code).
+    case createCampaign
+    /// `GET /s2s/v1/campaigns`: the key's project's campaigns.
+    case campaigns
+    /// `POST /s2s/v1/affiliates`: create an affiliate under a campaign; answers its referral code and link.
+    case createAffiliate
+    /// `GET /s2s/v1/affiliates`: the key's project's affiliates.
+    case affiliates
+    /// `GET /a/{refCode}?p=`: an affiliate's link: records a click, 302 to the landing URL with `click=` added.
+    case affiliateLink(refCode: String)
+    /// `POST /v1/app-store/bind`: bind an App Store `appAccountToken` to a click's or code's referral.
+    case bind
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -104,6 +116,12 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
             .storeNotification(store: .revenuecat, token: $0["token"] ?? "")
         },
+        Endpoint(.post, "/s2s/v1/campaigns") { _ in .createCampaign },
+        Endpoint(.get, "/s2s/v1/campaigns") { _ in .campaigns },
+        Endpoint(.post, "/s2s/v1/affiliates") { _ in .createAffiliate },
+        Endpoint(.get, "/s2s/v1/affiliates") { _ in .affiliates },
+        Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
+        Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
     ]
 
     /// The routing table, from `endpoints`.
@@ -132,9 +150,9 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
-             .appDeliveries: return 0
-        case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken: return 1024
-        case .createPayment, .emailRecoveryRequest: return 4096
+             .appDeliveries, .campaigns, .affiliates, .affiliateLink: return 0
+        case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
+        case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
         case .updateProject, .createUser, .addDestination: return 8192
         // A service-account key (a PEM of up to 8 KiB, each line break escaped) and the other secrets.
         case .createApp, .updateApp: return 32768
@@ -149,11 +167,11 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification:
+             .storeNotification, .affiliateLink, .bind:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
-             .removeDestination:
+             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates:
             return .secretKey
         }
     }

@@ -21,6 +21,8 @@ public struct WriteModel: Sendable {
     public let identity: IdentityModel?
     /// The app commands and reads; nil without the identity secrets (they seal app secrets).
     public let apps: AppModel?
+    /// Affiliate programs, link clicks and bind (clicks and binds take the pass keys from their caller).
+    public let affiliates: AffiliateModel
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
@@ -33,6 +35,7 @@ public struct WriteModel: Sendable {
         self.updateProject = UpdateProject(log: log)
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
+        self.affiliates = AffiliateModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
         self.identity = secrets.map {

@@ -19,7 +19,7 @@ public enum AdminCommand {
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
-                  [--email-verification payment|mailbox]
+                  [--email-verification payment|mailbox] [--landing-url URL]
                   (an empty value clears an optional setting)
         """
 
@@ -125,7 +125,8 @@ public enum AdminCommand {
     }
 
     static let settingFlags = ["--paywall-url", "--return-scheme", "--android-package", "--ios-bundle-id",
-                               "--fingerprint", "--tracker", "--tracker-link", "--email-verification"]
+                               "--fingerprint", "--tracker", "--tracker-link", "--email-verification",
+                               "--landing-url"]
 
     static func settingsChange(_ flags: Flags) throws -> ProjectSettingsChange {
         var change = ProjectSettingsChange(fields: .flags)
@@ -138,6 +139,7 @@ public enum AdminCommand {
         change.androidPackage = text("--android-package")
         change.iosBundleId = text("--ios-bundle-id")
         change.trackerLink = text("--tracker-link")
+        change.landingUrl = text("--landing-url")
         if let value = flags.values["--fingerprint"] {
             switch value {
             case "on": change.fingerprint = true

@@ -69,7 +69,9 @@ public final class RunningAPI: Sendable {
             clientGrouping: clientGrouping,
             storeLimit: Environment.defaultStoreLimit.scaled(by: factor),
             storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots, googleKeys: googleKeys),
-            appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor))
+            appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor),
+            affiliateLinkLimit: Environment.defaultAffiliateLinkLimit.scaled(by: factor),
+            bindLimit: Environment.defaultBindLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,
