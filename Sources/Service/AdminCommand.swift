@@ -4,8 +4,8 @@ import EventStore
 import Foundation
 import Postgres
 
-/// `handoff admin`: organizations, projects, secret keys and apps (`AdminCommand+App.swift`), answering JSON on
-/// standard output.
+/// `handoff admin`: organizations, projects, secret keys, apps (`AdminCommand+App.swift`) and affiliate programs
+/// (`AdminCommand+Affiliate.swift`), answering JSON on standard output.
 ///
 /// Runs as `DATABASE_URL` (the application role suffices). Exit status: 0 done; 2 bad arguments (the message names
 /// the flag); 1 the command failed (unknown org or project, no such key, database errors).
@@ -17,6 +17,7 @@ public enum AdminCommand {
                handoff admin key create --project P
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
+               handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox] [--landing-url URL]
@@ -38,6 +39,13 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runApp(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "affiliate" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(affiliateUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runAffiliate(Array(arguments.dropFirst()), environment: environment)
         }
         do {
             let command = try parse(arguments)
