@@ -23,8 +23,10 @@ enum AffiliateCampaignHandler {
     /// `GET /s2s/v1/campaigns` → `{"campaigns":[…]}`, oldest first.
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let tenant = try context.tenant()
-        let campaigns = try environment.model.affiliates.lookup.campaigns(project: tenant.projectId,
-                                                                          org: tenant.orgId)
+        guard let campaigns = try environment.model.affiliates.lookup.campaigns(project: tenant.projectId,
+                                                                                org: tenant.orgId) else {
+            throw APIError.unauthorized("the secret key is unknown or revoked")
+        }
         return try JSONResponse.encode(["campaigns": campaigns])
     }
 }

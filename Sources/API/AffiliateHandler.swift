@@ -25,8 +25,10 @@ enum AffiliateHandler {
     /// `GET /s2s/v1/affiliates` → `{"affiliates":[…]}`, oldest first.
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let tenant = try context.tenant()
-        let affiliates = try environment.model.affiliates.lookup.affiliates(project: tenant.projectId,
-                                                                            org: tenant.orgId)
+        guard let affiliates = try environment.model.affiliates.lookup.affiliates(project: tenant.projectId,
+                                                                                  org: tenant.orgId) else {
+            throw APIError.unauthorized("the secret key is unknown or revoked")
+        }
         return try JSONResponse.encode(["affiliates": affiliates.map { $0.linked(base: environment.publicBaseURL) }])
     }
 }

@@ -92,13 +92,18 @@ extension AdminCommand {
                                                         metadata: metadata)
             return try encode(created.linked(base: publicBaseURL))
         case .list(let project):
-            return try encode(["affiliates": try model.lookup.affiliates(project: project, org: nil)
-                .map { $0.linked(base: publicBaseURL) }])
+            guard let affiliates = try model.lookup.affiliates(project: project, org: nil) else {
+                throw Refusal.notFound("no project has this id", field: "--project")
+            }
+            return try encode(["affiliates": affiliates.map { $0.linked(base: publicBaseURL) }])
         case .createCampaign(let project, let terms):
             return try encode(try model.createCampaign.run(project: project, org: nil, terms: terms,
                                                            metadata: metadata))
         case .listCampaigns(let project):
-            return try encode(["campaigns": try model.lookup.campaigns(project: project, org: nil)])
+            guard let campaigns = try model.lookup.campaigns(project: project, org: nil) else {
+                throw Refusal.notFound("no project has this id", field: "--project")
+            }
+            return try encode(["campaigns": campaigns])
         }
     }
 

@@ -15,17 +15,25 @@ public struct AffiliateLookup: Sendable {
 
     public init(pool: Pool) { self.pool = pool }
 
-    /// The campaigns of `project` (of `org` when given), oldest first.
-    public func campaigns(project: ProjectID, org: OrgID?) throws -> [Campaign] {
+    /// The campaigns of `project` (of `org` when given), oldest first; nil when there is no such project.
+    public func campaigns(project: ProjectID, org: OrgID?) throws -> [Campaign]? {
         try pool.transaction(opening: Self.scope(project: project, org: org).statement) { connection in
-            try Self.campaigns(where: "c.project_id = $1::uuid", [.text(project.description)], on: connection)
+            guard try ProjectLookup.project(project, org: org, on: connection, forUpdate: false) != nil else {
+                return nil
+            }
+            return try Self.campaigns(where: "c.project_id = $1::uuid", [.text(project.description)], on: connection)
         }
     }
 
-    /// The affiliates of `project` (of `org` when given), oldest first, without their links (`Affiliate.linked`).
-    public func affiliates(project: ProjectID, org: OrgID?) throws -> [Affiliate] {
+    /// The affiliates of `project` (of `org` when given), oldest first, without their links (`Affiliate.linked`);
+    /// nil when there is no such project.
+    public func affiliates(project: ProjectID, org: OrgID?) throws -> [Affiliate]? {
         try pool.transaction(opening: Self.scope(project: project, org: org).statement) { connection in
-            try Self.affiliates(where: "a.project_id = $1::uuid", [.text(project.description)], on: connection)
+            guard try ProjectLookup.project(project, org: org, on: connection, forUpdate: false) != nil else {
+                return nil
+            }
+            return try Self.affiliates(where: "a.project_id = $1::uuid", [.text(project.description)],
+                                       on: connection)
         }
     }
 

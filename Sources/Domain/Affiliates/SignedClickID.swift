@@ -13,8 +13,9 @@ public enum SignedClickID {
     public static let version = "c1"
     /// The most characters a well-formed click id has (a 32-character key id).
     public static let maxLength = 175
-    /// The shape `parse` takes, as a regular expression (`/openapi.json`): four fields, URL-safe characters.
-    public static let pattern = "^c1\\.[A-Za-z0-9_-]{96}\\.[A-Za-z0-9_-]{1,32}\\.[A-Za-z0-9_-]{43}$"
+    /// The shape `parse` takes, as a regular expression (`/openapi.json`): four fields, URL-safe characters, base64url
+    /// in its one canonical spelling (the signature's last character carries 4 bits and 2 zero bits: one of 16).
+    public static let pattern = "^c1\\.[A-Za-z0-9_-]{96}\\.[A-Za-z0-9_-]{1,32}\\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
 
     /// What a click id says.
     public struct Claims: Hashable, Sendable {

@@ -91,6 +91,7 @@ enum RequestTargetFuzz {
             [("appId", appId)]
         case .storeNotification(_, let token): [("token", token)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
+        case .affiliateLink(let refCode): [("refCode", refCode)]
         default: []
         }
     }
