@@ -153,7 +153,7 @@ struct AffiliateRulesTests {
 
     @Test func aSignedClickIDCarriesItsClaimsAndVerifiesOnlyUnchangedUnexpiredAndUnderAKnownKey() throws {
         let text = SignedClickID.issue(Self.clickFacts(), keys: Self.keys)
-        #expect(text.hasPrefix("c1.") && text.count == 145)
+        #expect(text.hasPrefix("c1.") && text.count == 146)
         #expect(text.range(of: SignedClickID.pattern, options: .regularExpression) != nil)
         let parsed = try SignedClickID.parse(text).get()
         let claims = SignedClickID.Claims(project: Self.project, affiliate: Self.affiliate, campaign: Self.campaign,

@@ -7,12 +7,12 @@ import Foundation
 /// each, network order) ‖ expiry (8, unsigned big-endian seconds since 1970) — 72 bytes, 96 characters — and
 /// `signature` is base64url of `PassKeys.mac(keyId, UTF-8 of "c1.<payload>.<keyId>")`. The version tag is signed, so
 /// a pass can never pass for a click id or the reverse. Every character is URL-safe; with a 32-byte MAC and a
-/// 2-character key id a click id is 145 characters, at most 175.
+/// 2-character key id a click id is 146 characters, at most 176.
 public enum SignedClickID {
     /// The version tag, the first field.
     public static let version = "c1"
     /// The most characters a well-formed click id has (a 32-character key id).
-    public static let maxLength = 175
+    public static let maxLength = 176
     /// The shape `parse` takes, as a regular expression (`/openapi.json`): four fields, URL-safe characters, base64url
     /// in its one canonical spelling (the signature's last character carries 4 bits and 2 zero bits: one of 16).
     public static let pattern = "^c1\\.[A-Za-z0-9_-]{96}\\.[A-Za-z0-9_-]{1,32}\\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"

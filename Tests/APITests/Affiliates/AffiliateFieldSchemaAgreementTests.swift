@@ -34,7 +34,8 @@ import Testing
         agree(ContractFields.offerCode, { text in
             Self.ok(CampaignTerms.parse(name: "C", commission: CommissionRule(kind: .percent(basisPoints: 1)),
                                         windowDays: nil, holdDays: nil, offerCode: text))
-        }, ["SPRING_50", "a-b", "", "a b", "a.b", String(repeating: "a", count: 64), String(repeating: "a", count: 65)])
+        }, ["SPRING_50", "a-b", "", "a b", "a.b", String(repeating: "a", count: 64),
+            String(repeating: "a", count: 65)])
         agree(ContractFields.affiliateName, { Self.ok(AffiliateDraft.name($0, field: "name")) }, [
             "Jane's blog", "Ж", "", "a\u{7}", "a\u{85}", String(repeating: "é", count: 200),
             String(repeating: "é", count: 201),
