@@ -153,7 +153,9 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
-        case .updateProject, .createUser, .addDestination: return 8192
+        case .createUser, .addDestination: return 8192
+        // Three URLs of up to 2048 characters (paywall, tracker, landing), each character possibly escaped.
+        case .updateProject: return 16384
         // A service-account key (a PEM of up to 8 KiB, each line break escaped) and the other secrets.
         case .createApp, .updateApp: return 32768
         // Any body is ignored.

@@ -205,11 +205,11 @@ import TestSupport
             #expect(response.status == 400, "\(body)")
             #expect(bodyText(response).contains(expected), "\(body): \(bodyText(response))")
         }
-        #expect(api.bodyLimit(for: .patch, path: "/s2s/v1/project") == 8192)
+        #expect(api.bodyLimit(for: .patch, path: "/s2s/v1/project") == 16384)
         let tooLarge = api.payloadTooLarge(s2sRequest(.patch, "/s2s/v1/project", key: tenant.key))
         #expect(tooLarge.status == 413)
         #expect(bodyText(tooLarge) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
-            #""message":"the body is larger than the 8192 bytes this endpoint accepts"}"#)
+            #""message":"the body is larger than the 16384 bytes this endpoint accepts"}"#)
         // Nothing was recorded by the refusals.
         let count = try fixture.ownerConnection().query("SELECT count(*) AS n FROM events WHERE org_id = $1::uuid",
                                                         [.text(tenant.org)]).rows[0].int("n")

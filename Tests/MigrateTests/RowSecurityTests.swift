@@ -108,7 +108,7 @@ import TestSupport
             """),
         Table(name: "affiliates", insert: """
             INSERT INTO affiliates (affiliate_id, org_id, project_id, campaign_id, name, ref_code, created_at)
-            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), 'Row security', 'ROWSEC',
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), 'Row security', 'RWSECC',
                     now())
             """),
         Table(name: "affiliate_clicks", insert: """
