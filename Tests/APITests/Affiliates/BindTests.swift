@@ -92,6 +92,23 @@ import TestSupport
         #expect(try fixture.events("ReferralBound", org: p.org) == 1)
     }
 
+    @Test func concurrentBindsOfOneGuidThroughDifferentClicksKeepOneReferral() throws {
+        let fixture = try F.migrated()
+        let a = try program(fixture, code: "RACEA234")
+        _ = try program(fixture, code: "RACEB234", tenant: (a.org, a.project, a.key))
+        let clicks = try (0..<8).map { try click(fixture, $0 % 2 == 0 ? "RACEA234" : "RACEB234", project: a.project) }
+        let answers = Answers()
+        onThreads(8) { index in
+            let response = fixture.bind(F.bindBody(project: a.project, click: clicks[index], guid: "racer"),
+                                        clientIP: "198.51.100.\(index)")
+            answers.add(response.status, bodyText(response))
+        }
+        // One referral; every answer reports it (the same token, offer and window).
+        #expect(answers.statuses == Array(repeating: 200, count: 8) && answers.guids.count == 1)
+        #expect(try fixture.events("ReferralBound", org: a.org) == 1)
+        #expect(try fixture.events("AppAccountTokenMinted", org: a.org) == 1)
+    }
+
     @Test func withAGuidTheReferralRidesTheGuidsOwnToken() throws {
         let fixture = try F.migrated()
         let p = try program(fixture, code: "GUYD2345")
