@@ -31,8 +31,8 @@ public struct CreateAffiliate: Sendable {
                     metadata: EventMetadata) throws -> AffiliateLookup.Affiliate
     {
         let affiliate = AffiliateID(randomBytes: SecureRandom.bytes(16))
-        // Minted codes: 8 characters (40 bits); another draw when one is taken, which is as good as never.
-        let minted = (0..<4).map { _ in RefCode(randomBytes: SecureRandom.bytes(5)) }
+        // A code to mint: 8 characters (40 bits); up to three more in case one is taken, which is as good as never.
+        let minted = draft.refCode == nil ? (0..<4).map { _ in RefCode(randomBytes: SecureRandom.bytes(5)) } : []
         return try log.transact(in: AffiliateLookup.scope(project: project, org: org)) { transaction in
             let connection = transaction.connection
             let current = try ProjectLookup.project(project, org: org, on: connection, forUpdate: false)
@@ -40,12 +40,10 @@ public struct CreateAffiliate: Sendable {
                 SELECT 1 FROM affiliate_campaigns WHERE campaign_id = $1::uuid AND project_id = $2::uuid
                 """, [.text(draft.campaign.description), .text(project.description)]).rows.isEmpty
             var code = draft.refCode ?? minted[0]
-            if draft.refCode == nil {
-                for candidate in minted where !(try AffiliateLookup.refCodeTaken(candidate, project: project,
-                                                                                 on: connection)) {
-                    code = candidate
-                    break
-                }
+            for candidate in minted where !(try AffiliateLookup.refCodeTaken(candidate, project: project,
+                                                                             on: connection)) {
+                code = candidate
+                break
             }
             let taken = try AffiliateLookup.refCodeTaken(code, project: project, on: connection)
             try AffiliateCreation.decide(
