@@ -1,4 +1,5 @@
 import Commands
+import Domain
 import Foundation
 import HTTPServer
 import Redis
@@ -50,6 +51,10 @@ public struct Environment: Sendable {
     public let bindLimit: RateLimit
     /// The budget of each store token on `POST /v1/m/store/*/{token}`.
     public let storeLimit: RateLimit
+    /// The budget of each surface on `POST /v1/app-store/assn/{surfaceId}`.
+    public let surfaceLimit: RateLimit
+    /// How old or far ahead a forwarded notification's `x-ea-timestamp` may be (`SURFACE_TIMESTAMP_MAX_AGE_HOURS`).
+    public let forwardedTimestampWindow: ForwardedTimestampWindow
     /// How store notifications are checked: Apple's trust roots, Google's keys.
     public let storeChecks: StoreChecks
     /// The current time; tests inject their own to expire passes.
@@ -104,6 +109,11 @@ public struct Environment: Sendable {
     public static let defaultStoreLimit = RateLimit(
         name: "store", perSecond: 30, burst: 30, onFailure: .openWithCap(perProcessPerSecond: 300))
 
+    /// 30 forwarded notifications per second per surface, like a store URL; without Redis, 300 per second per process
+    /// (fail open: a forwarding server's retries are finite).
+    public static let defaultSurfaceLimit = RateLimit(
+        name: "surface", perSecond: 30, burst: 30, onFailure: .openWithCap(perProcessPerSecond: 300))
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -124,7 +134,9 @@ public struct Environment: Sendable {
         storeLimit: RateLimit = Environment.defaultStoreLimit, storeChecks: StoreChecks = StoreChecks(),
         appAccountTokenLimit: RateLimit = Environment.defaultAppAccountTokenLimit,
         affiliateLinkLimit: RateLimit = Environment.defaultAffiliateLinkLimit,
-        bindLimit: RateLimit = Environment.defaultBindLimit
+        bindLimit: RateLimit = Environment.defaultBindLimit,
+        surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
+        forwardedTimestampWindow: ForwardedTimestampWindow = .standard
     ) {
         self.model = model
         self.redis = redis
@@ -150,6 +162,8 @@ public struct Environment: Sendable {
         self.appAccountTokenLimit = appAccountTokenLimit
         self.affiliateLinkLimit = affiliateLinkLimit
         self.bindLimit = bindLimit
+        self.surfaceLimit = surfaceLimit
+        self.forwardedTimestampWindow = forwardedTimestampWindow
     }
 
     /// The key every per-client limit counts `request` under: its client IP, an IPv6 one cut to its prefix
@@ -164,6 +178,14 @@ public struct Environment: Sendable {
             throw APIError.unavailable("apps are not configured on this server", retryAfterSeconds: 60)
         }
         return apps
+    }
+
+    /// The surface commands and reads, or 503 when this server has no identity secrets (surface secrets are sealed).
+    func surfaces() throws -> SurfaceModel {
+        guard let surfaces = model.surfaces else {
+            throw APIError.unavailable("surfaces are not configured on this server", retryAfterSeconds: 60)
+        }
+        return surfaces
     }
 
     /// The buyer-identity commands and reads, or 503 when this server has no identity secrets.

@@ -9,6 +9,8 @@ enum Handlers {
         case .appDeliveries(let appId): return try DeliveryHandler.list(request, context, environment, appId: appId)
         case .storeNotification(let store, let token):
             return try StoreIntakeHandler.receive(request, context, environment, store: store, token: token)
+        case .forwardedNotification(let surfaceId):
+            return try SurfaceIntakeHandler.receive(request, context, environment, surfaceId: surfaceId)
         case .healthz: return HealthHandler.healthz(request, environment)
         case .readyz: return try HealthHandler.readyz(request, environment)
         case .openAPI: return OpenAPIHandler.document(request, environment)

@@ -76,6 +76,9 @@ public enum Route: Sendable, Equatable {
     case affiliateLink(refCode: String)
     /// `POST /v1/app-store/bind`: bind an App Store `appAccountToken` to a click's or code's referral.
     case bind
+    /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
+    /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
+    case forwardedNotification(surfaceId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -122,6 +125,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/affiliates") { _ in .affiliates },
         Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
+        Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -161,6 +165,8 @@ public enum Route: Sendable, Equatable {
         // Any body is ignored.
         case .rotateStoreToken: return 1024
         case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)
+        // What the App Store's own URL takes: the forwarded body is the same notification.
+        case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
         }
     }
 
@@ -169,7 +175,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .affiliateLink, .bind:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,

@@ -23,6 +23,8 @@ public struct WriteModel: Sendable {
     public let apps: AppModel?
     /// Affiliate programs, link clicks and bind (clicks and binds take the pass keys from their caller).
     public let affiliates: AffiliateModel
+    /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
+    public let surfaces: SurfaceModel?
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
@@ -38,6 +40,7 @@ public struct WriteModel: Sendable {
         self.affiliates = AffiliateModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
+        self.surfaces = secrets.map { SurfaceModel(log: log, masterKey: $0.masterKey) }
         self.identity = secrets.map {
             IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
         }

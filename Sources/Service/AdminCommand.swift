@@ -18,6 +18,7 @@ public enum AdminCommand {
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
                handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
+               handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox] [--landing-url URL]
@@ -46,6 +47,13 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runAffiliate(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "surface" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(surfaceUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runSurface(Array(arguments.dropFirst()), environment: environment)
         }
         do {
             let command = try parse(arguments)

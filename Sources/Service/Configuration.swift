@@ -77,6 +77,9 @@ public struct Configuration: Sendable {
     public var forwardAllowedNetworks: NetworkAllowList
     /// `FORWARD_CA_FILE`: a PEM file of CAs forwards trust in addition to the system's (tests); nil when unset.
     public var forwardCAFile: String?
+    /// `SURFACE_TIMESTAMP_MAX_AGE_HOURS`: how many hours in the past a forwarded notification's `x-ea-timestamp` may
+    /// lie (`POST /v1/app-store/assn/{surfaceId}`); retries resend the first attempt's timestamp.
+    public var surfaceTimestampMaxAgeHours: Int
 
     /// Key material from the environment. Prints as `<redacted>` (also inside a printed `Configuration`).
     public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -137,6 +140,8 @@ public struct Configuration: Sendable {
         ("SMTP_CA_FILE", "(none)", "PEM file of extra CAs the SMTP client trusts (tests with their own CA)"),
         ("FORWARD_ALLOWED_NETWORKS", "(none)", "comma-separated CIDRs forwards may reach although not public"),
         ("FORWARD_CA_FILE", "(none)", "PEM file of extra CAs forwards trust (tests with their own CA)"),
+        ("SURFACE_TIMESTAMP_MAX_AGE_HOURS", "72",
+         "hours a forwarded App Store notification's x-ea-timestamp may lie in the past (1–720)"),
     ]
 
     /// Where `/metrics` is served unless `METRICS_ADDRESS` says otherwise: loopback only, so nothing outside the host
@@ -193,6 +198,9 @@ public struct Configuration: Sendable {
         smtpCAFile = try reader.readableFile("SMTP_CA_FILE")
         forwardAllowedNetworks = try reader.networks("FORWARD_ALLOWED_NETWORKS")
         forwardCAFile = try reader.readableFile("FORWARD_CA_FILE")
+        surfaceTimestampMaxAgeHours = try reader.integer(
+            "SURFACE_TIMESTAMP_MAX_AGE_HOURS", default: ForwardedTimestampWindow.standard.maxAgeHours,
+            in: ForwardedTimestampWindow.maxAgeHoursRange)
     }
 
     /// The secrets of the buyer-identity endpoints (`POST /s2s/v1/users`, `GET /public/paywall/buyer`), or nil

@@ -1,5 +1,6 @@
 import API
 import Commands
+import Domain
 import Foundation
 import HTTPServer
 import Postgres
@@ -71,7 +72,9 @@ public final class RunningAPI: Sendable {
             storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots, googleKeys: googleKeys),
             appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor),
             affiliateLinkLimit: Environment.defaultAffiliateLinkLimit.scaled(by: factor),
-            bindLimit: Environment.defaultBindLimit.scaled(by: factor))
+            bindLimit: Environment.defaultBindLimit.scaled(by: factor),
+            surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
+            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

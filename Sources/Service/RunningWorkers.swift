@@ -12,12 +12,12 @@ import Workers
 /// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
-/// pending), and one per queue whose jobs it runs: `mail` (recovery mail), `forward` (store-notification forwards)
-/// and `probe` (the harmless test kind).
+/// pending), and one per queue whose jobs it runs: `mail` (recovery mail), `forward` (store-notification forwards),
+/// `store` (Google Play purchases read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// Every role, in the order they start.
     public static let roles = ["dispatcher", "relay", "sweeper", RecoveryMailJob.queue, StoreForwardJob.queue,
-                               ProbeJob.queue]
+                               GooglePlayJob.queue, ProbeJob.queue]
 
     private let dispatcher: JobDispatcher?
     private let tasks: [RepeatingTask]
@@ -57,9 +57,13 @@ public final class RunningWorkers: Sendable {
         let targets: any ForwardTargets = configuration.masterKey.map {
             AppForwardTargets(lookup: AppModel(log: store, masterKey: $0.bytes).lookup)
         } ?? NoForwardTargets()
+        let googlePlay = GooglePlayJobSettings(
+            apps: configuration.masterKey.map { AppModel(log: store, masterKey: $0.bytes) },
+            baseURL: configuration.googlePlayAPIBaseURL)
         let registry = JobRegistry([
             RecoveryMailJob.kind(settings: settings),
             StoreForwardJob.kind(settings: StoreForwardSettings(forwarder: forwarder, targets: targets)),
+            GooglePlayJob.kind(settings: googlePlay),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
         ])
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)

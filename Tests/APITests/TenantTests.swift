@@ -258,8 +258,8 @@ import TestSupport
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
                                  "app_destinations", "app_account_tokens", "store_notifications",
-                                 "store_deliveries", "affiliate_campaigns", "affiliates", "affiliate_clicks",
-                                 "affiliate_referrals"])
+                                 "store_deliveries", "surfaces", "affiliate_campaigns", "affiliates",
+                                 "affiliate_clicks", "affiliate_referrals"])
         #expect(try snapshot() == live)
     }
 }

@@ -54,6 +54,9 @@ import TestSupport
         // Delivery attempts of forwards (0019): inserted by the projection, read by the deliveries list.
         "store_deliveries": Grants(table: ["SELECT", "INSERT"]),
         "subject_keys": Grants(table: ["SELECT", "INSERT"]),
+        // Surfaces (0021): a rotation moves the secrets.
+        "surfaces": Grants(table: ["SELECT", "INSERT"],
+                           updatable: ["sealed_secret", "previous_sealed_secret", "previous_valid_until", "rotated_at"]),
     ]
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020).
@@ -61,7 +64,7 @@ import TestSupport
         "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
         "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "ref_code_org", "secret_key_holder", "store_token_app",
+        "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

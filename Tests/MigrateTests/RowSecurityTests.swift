@@ -123,6 +123,10 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
                     gen_random_uuid(), now(), now() + interval '30 days')
             """),
+        Table(name: "surfaces", insert: """
+            INSERT INTO surfaces (surface_id, org_id, app_id, sealed_secret, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'pd1.rls', now())
+            """),
         Table(name: "store_deliveries", insert: """
             INSERT INTO store_deliveries (org_id, event_id, org_seq, app_id, notification_event_id, destination_id,
                                           job_id, attempt, delivered, url_host, duration_ms, answer, attempted_at)

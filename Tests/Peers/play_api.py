@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A stand-in for Google's OAuth token endpoint and the Play Developer API, for PlayDeveloperAPITests.
+"""A stand-in for Google's OAuth token endpoint and the Play Developer API, for PlayDeveloperAPITests and the
+google-play job's tests (GooglePlayJobTests, GooglePlayWorkerTests).
 
     python3 play_api.py --port PORT --public-key PEM --client-email EMAIL [--token-lifetime SECONDS]
 
@@ -18,6 +19,9 @@ Routes:
       Only with "Authorization: Bearer <a token this server issued and has not revoked>", else 401. The purchases
       are the fixtures in PURCHASES below; an unknown one is 404; the token "unavailable" is 503.
   POST /_revoke       forgets every issued access token (the next API call gets 401)
+  POST /_purchases    adds a purchase for the tests of the google-play job: {"kind": "subscription"|"product",
+                      "package", "product" (products only), "token", "answer": <the JSON Google would give>,
+                      "failures": N (optional: the first N calls for it answer 503)}; 200 {}
   GET  /_stats        {"tokensIssued", "assertions": [{"header", "claims"}...], "apiCalls", "lastAuthorization"}
 """
 import argparse
@@ -115,6 +119,8 @@ class State:
         self.assertions = []
         self.api_calls = 0
         self.last_authorization = None
+        self.purchases = {}  # added with /_purchases, same keys as PURCHASES
+        self.failures = {}  # key -> calls still to answer 503
 
 
 class PlayAPI(BaseHTTPRequestHandler):
@@ -140,6 +146,8 @@ class PlayAPI(BaseHTTPRequestHandler):
         body = self.body()
         if self.path == "/token":
             return self.token(body)
+        if self.path == "/_purchases":
+            return self.add_purchase(body)
         if self.path == "/_revoke":
             with self.state.lock:
                 self.state.tokens.clear()
@@ -162,6 +170,22 @@ class PlayAPI(BaseHTTPRequestHandler):
             self.state.tokens_issued += 1
         return self.reply(200, {"access_token": access_token, "expires_in": self.state.token_lifetime,
                                 "token_type": "Bearer"})
+
+    def add_purchase(self, body):
+        try:
+            document = json.loads(body)
+            kind = document["kind"]
+            if kind not in ("subscription", "product") or not isinstance(document["answer"], dict):
+                raise ValueError("kind or answer")
+            key = (kind, document["package"], document.get("product") if kind == "product" else None,
+                   document["token"])
+            failures = int(document.get("failures", 0))
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+            return self.reply(400, {"error": "a purchase needs kind, package, token and answer"})
+        with self.state.lock:
+            self.state.purchases[key] = document["answer"]
+            self.state.failures[key] = failures
+        return self.reply(200, {})
 
     def check_assertion(self, assertion):
         parts = assertion.split(".")
@@ -217,12 +241,17 @@ class PlayAPI(BaseHTTPRequestHandler):
             key = ("product", package, parts[6], parts[8])
         else:
             return self.reply(404, {"error": {"code": 404, "message": "no such route"}})
-        if key[3] == "unavailable":
+        with self.state.lock:
+            failing = self.state.failures.get(key, 0) > 0
+            if failing:
+                self.state.failures[key] -= 1
+            answer = self.state.purchases.get(key, PURCHASES.get(key))
+        if key[3] == "unavailable" or failing:
             return self.reply(503, {"error": {"code": 503, "status": "UNAVAILABLE", "message": "try later"}})
-        if key not in PURCHASES:
+        if answer is None:
             return self.reply(404, {"error": {"code": 404, "status": "NOT_FOUND",
                                               "message": "The purchase token was not found."}})
-        return self.reply(200, PURCHASES[key])
+        return self.reply(200, answer)
 
     def authorized(self):
         value = self.headers.get("Authorization", "")

@@ -64,6 +64,25 @@ final class PlayAPIPeer: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
+    /// Adds a purchase the API answers with `answer` (JSON text): a subscription (`product` nil) or a one-time
+    /// product's, of `package` under `token`; the first `failures` calls for it answer 503.
+    func addPurchase(package: String, product: String? = nil, token: String, answer: String, failures: Int = 0)
+        throws
+    {
+        let kind = product == nil ? "subscription" : "product"
+        let document: [String: Any] = [
+            "kind": kind, "package": package, "product": product ?? NSNull(), "token": token, "failures": failures,
+            "answer": try JSONSerialization.jsonObject(with: Data(answer.utf8)),
+        ]
+        let body = try JSONSerialization.data(withJSONObject: document)
+        let response = try HTTPClient().send(HTTPRequest(method: "POST", url: base + "/_purchases",
+                                                         headers: [("Content-Type", "application/json")],
+                                                         body: Array(body)))
+        guard response.status == 200 else {
+            throw StartFailure(description: "play_api.py refused a purchase: \(response.status)")
+        }
+    }
+
     /// Makes the peer forget every access token it issued.
     func revokeTokens() throws {
         _ = try HTTPClient().send(HTTPRequest(method: "POST", url: base + "/_revoke"))

@@ -81,7 +81,7 @@ enum AppOperations {
         ]),
         responses: [
             .json(201, "the app, with its store token and store URLs", appWithToken,
-                  links: appLinks() + StoreOperations.links),
+                  links: appLinks() + StoreOperations.links + SurfaceOperations.links),
             .error(400, "a field is refused; the message names it", codes: settingCodes + [.platformFormat]),
         ])
 

@@ -5,6 +5,7 @@ extension Route {
         switch self {
         case .appDeliveries: return AppOperations.deliveries
         case .storeNotification(let store, _): return StoreOperations.operation(store)
+        case .forwardedNotification: return SurfaceOperations.forwarded
         case .healthz: return OpsOperations.healthz
         case .readyz: return OpsOperations.readyz
         case .openAPI: return OpsOperations.openAPI

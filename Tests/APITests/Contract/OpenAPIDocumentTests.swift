@@ -49,6 +49,7 @@ import Testing
             // Store URLs check their own credentials (a signature, a push token, a shared secret): 401 too.
             var authenticates = route.access == .secretKey
             if case .storeNotification = route { authenticates = true }
+            if case .forwardedNotification = route { authenticates = true }
             #expect((responses["401"] != nil) == authenticates, "\(endpoint.pattern)")
             if route.access == .secretKey { #expect(responses["429"] != nil) }
             // The 413 names the route's own limit.

@@ -90,6 +90,7 @@ enum RequestTargetFuzz {
              .appDeliveries(let appId):
             [("appId", appId)]
         case .storeNotification(_, let token): [("token", token)]
+        case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
         case .affiliateLink(let refCode): [("refCode", refCode)]
         default: []
