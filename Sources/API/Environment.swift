@@ -45,6 +45,10 @@ public struct Environment: Sendable {
     public let emailRecoveryLimit: RateLimit
     /// The budget of each client IP on `POST /public/app-account-token`.
     public let appAccountTokenLimit: RateLimit
+    /// The budget of each client IP on `GET /a/{refCode}` (affiliate links).
+    public let affiliateLinkLimit: RateLimit
+    /// The budget of each client IP on `POST /v1/app-store/bind`.
+    public let bindLimit: RateLimit
     /// The budget of each store token on `POST /v1/m/store/*/{token}`.
     public let storeLimit: RateLimit
     /// The budget of each surface on `POST /v1/app-store/assn/{surfaceId}`.
@@ -88,6 +92,14 @@ public struct Environment: Sendable {
     public static let defaultAppAccountTokenLimit = RateLimit.perWindow(
         name: "app-account-token", count: 30, seconds: 60, onFailure: .closed)
 
+    /// 60 followed affiliate links per minute per client IP (issue 15); without Redis, 503 (fail closed).
+    public static let defaultAffiliateLinkLimit = RateLimit.perWindow(
+        name: "affiliate-link", count: 60, seconds: 60, onFailure: .closed)
+
+    /// 10 binds per minute per client IP (issue 15); without Redis, 503 (fail closed).
+    public static let defaultBindLimit = RateLimit.perWindow(
+        name: "bind", count: 10, seconds: 60, onFailure: .closed)
+
     /// 20 failed secret-key checks per minute per client IP; without Redis, failures are not counted (S2S stays up).
     public static let defaultAuthFailureLimit = RateLimit.perWindow(
         name: "auth-failures", count: 20, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
@@ -121,6 +133,8 @@ public struct Environment: Sendable {
         clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
         storeLimit: RateLimit = Environment.defaultStoreLimit, storeChecks: StoreChecks = StoreChecks(),
         appAccountTokenLimit: RateLimit = Environment.defaultAppAccountTokenLimit,
+        affiliateLinkLimit: RateLimit = Environment.defaultAffiliateLinkLimit,
+        bindLimit: RateLimit = Environment.defaultBindLimit,
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
         forwardedTimestampWindow: ForwardedTimestampWindow = .standard
     ) {
@@ -146,6 +160,8 @@ public struct Environment: Sendable {
         self.storeLimit = storeLimit
         self.storeChecks = storeChecks
         self.appAccountTokenLimit = appAccountTokenLimit
+        self.affiliateLinkLimit = affiliateLinkLimit
+        self.bindLimit = bindLimit
         self.surfaceLimit = surfaceLimit
         self.forwardedTimestampWindow = forwardedTimestampWindow
     }

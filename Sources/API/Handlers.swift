@@ -45,6 +45,13 @@ enum Handlers {
             return try AppDestinationHandler.remove(request, context, environment, appId: appId,
                                                     destinationId: destinationId)
         case .appAccountToken: return try AppAccountTokenHandler.mint(request, context, environment)
+        case .createCampaign: return try AffiliateCampaignHandler.create(request, context, environment)
+        case .campaigns: return try AffiliateCampaignHandler.list(request, context, environment)
+        case .createAffiliate: return try AffiliateHandler.create(request, context, environment)
+        case .affiliates: return try AffiliateHandler.list(request, context, environment)
+        case .affiliateLink(let refCode):
+            return try ClickHandler.follow(request, context, environment, refCode: refCode)
+        case .bind: return try BindHandler.bind(request, context, environment)
         }
     }
 }

@@ -42,7 +42,7 @@ struct ProjectSettingsPatch: Decodable {
 
     private static let known: Set<String> = [
         "name", "paywallUrl", "returnScheme", "androidPackage", "iosBundleId", "fingerprint", "tracker", "trackerLink",
-        "emailVerification",
+        "emailVerification", "landingUrl",
     ]
 
     init(from decoder: any Decoder) throws {
@@ -60,6 +60,7 @@ struct ProjectSettingsPatch: Decodable {
         change.androidPackage = try text("androidPackage")
         change.iosBundleId = try text("iosBundleId")
         change.trackerLink = try text("trackerLink")
+        change.landingUrl = try text("landingUrl")
         let fingerprint = Key("fingerprint")
         if container.contains(fingerprint) {
             change.fingerprint = try container.decode(Bool.self, forKey: fingerprint)

@@ -64,6 +64,18 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
     /// token is `token`.
     case storeNotification(store: NotificationStore, token: String)
+    /// `POST /s2s/v1/campaigns`: create an affiliate campaign (commission rule, window, hold, offer code).
+    case createCampaign
+    /// `GET /s2s/v1/campaigns`: the key's project's campaigns.
+    case campaigns
+    /// `POST /s2s/v1/affiliates`: create an affiliate under a campaign; answers its referral code and link.
+    case createAffiliate
+    /// `GET /s2s/v1/affiliates`: the key's project's affiliates.
+    case affiliates
+    /// `GET /a/{refCode}?p=`: an affiliate's link: records a click, 302 to the landing URL with `click=` added.
+    case affiliateLink(refCode: String)
+    /// `POST /v1/app-store/bind`: bind an App Store `appAccountToken` to a click's or code's referral.
+    case bind
     /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
     /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
     case forwardedNotification(surfaceId: String)
@@ -107,6 +119,12 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
             .storeNotification(store: .revenuecat, token: $0["token"] ?? "")
         },
+        Endpoint(.post, "/s2s/v1/campaigns") { _ in .createCampaign },
+        Endpoint(.get, "/s2s/v1/campaigns") { _ in .campaigns },
+        Endpoint(.post, "/s2s/v1/affiliates") { _ in .createAffiliate },
+        Endpoint(.get, "/s2s/v1/affiliates") { _ in .affiliates },
+        Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
+        Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
     ]
 
@@ -136,10 +154,12 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
-             .appDeliveries: return 0
-        case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken: return 1024
-        case .createPayment, .emailRecoveryRequest: return 4096
-        case .updateProject, .createUser, .addDestination: return 8192
+             .appDeliveries, .campaigns, .affiliates, .affiliateLink: return 0
+        case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
+        case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
+        case .createUser, .addDestination: return 8192
+        // Three URLs of up to 2048 characters (paywall, tracker, landing), each character possibly escaped.
+        case .updateProject: return 16384
         // A service-account key (a PEM of up to 8 KiB, each line break escaped) and the other secrets.
         case .createApp, .updateApp: return 32768
         // Any body is ignored.
@@ -155,11 +175,11 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .forwardedNotification:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
-             .removeDestination:
+             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates:
             return .secretKey
         }
     }

@@ -21,6 +21,8 @@ public struct WriteModel: Sendable {
     public let identity: IdentityModel?
     /// The app commands and reads; nil without the identity secrets (they seal app secrets).
     public let apps: AppModel?
+    /// Affiliate programs, link clicks and bind (clicks and binds take the pass keys from their caller).
+    public let affiliates: AffiliateModel
     /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
     public let surfaces: SurfaceModel?
 
@@ -35,6 +37,7 @@ public struct WriteModel: Sendable {
         self.updateProject = UpdateProject(log: log)
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
+        self.affiliates = AffiliateModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKey: $0.masterKey) }

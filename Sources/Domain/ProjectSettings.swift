@@ -15,6 +15,9 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
     public var trackerLink: String?
     /// What verifies a buyer's e-mail address (`payment`, the default, or `mailbox`).
     public var emailVerification: EmailVerification
+    /// Where an affiliate's link (`GET /a/{refCode}`) leads, with `click=<signedClickId>` added; unset, the link
+    /// leads to `paywallUrl` (`affiliateLanding`).
+    public var landingUrl: String?
 
     /// Where a project sends install attribution; the raw values are the API's words.
     public enum Tracker: String, Codable, Hashable, Sendable, CaseIterable {
@@ -28,7 +31,8 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
 
     public init(name: String, paywallUrl: String? = nil, returnScheme: String? = nil, androidPackage: String? = nil,
                 iosBundleId: String? = nil, fingerprint: Bool = false, tracker: Tracker = .none,
-                trackerLink: String? = nil, emailVerification: EmailVerification = .payment) {
+                trackerLink: String? = nil, emailVerification: EmailVerification = .payment,
+                landingUrl: String? = nil) {
         self.name = name
         self.paywallUrl = paywallUrl
         self.returnScheme = returnScheme
@@ -38,14 +42,19 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         self.tracker = tracker
         self.trackerLink = trackerLink
         self.emailVerification = emailVerification
+        self.landingUrl = landingUrl
     }
+
+    /// Where an affiliate's link leads: `landingUrl`, else `paywallUrl`; nil when neither is set.
+    public var affiliateLanding: String? { landingUrl ?? paywallUrl }
 
     private enum CodingKeys: String, CodingKey {
         case name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink
-        case emailVerification
+        case emailVerification, landingUrl
     }
 
-    /// Reads every key; `emailVerification`, absent from events recorded before it existed, defaults to `payment`.
+    /// Reads every key; `emailVerification`, absent from events recorded before it existed, defaults to `payment`;
+    /// `landingUrl`, likewise absent from older events, to unset.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -58,6 +67,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         trackerLink = try container.decodeIfPresent(String.self, forKey: .trackerLink)
         emailVerification = try container.decodeIfPresent(EmailVerification.self, forKey: .emailVerification)
             ?? .payment
+        landingUrl = try container.decodeIfPresent(String.self, forKey: .landingUrl)
     }
 
     /// Writes every key, unset values as `null`, so readers always see the full shape.
@@ -72,6 +82,7 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
         try container.encode(tracker, forKey: .tracker)
         try container.encode(trackerLink, forKey: .trackerLink)
         try container.encode(emailVerification, forKey: .emailVerification)
+        try container.encode(landingUrl, forKey: .landingUrl)
     }
 
     /// The settings of a new project named `name` with `change` applied, or the first refusal.
@@ -114,6 +125,14 @@ public struct ProjectSettings: Codable, Hashable, Sendable {
                 guard case .success(let url) = PaywallURL.parse(text, field: fields.trackerLink) else {
                     throw FieldRefusal(field: fields.trackerLink, code: .trackerLinkFormat,
                                        rule: "be an absolute https URL without user info")
+                }
+                return url.text
+            }
+            next.landingUrl = try change.landingUrl.applied(to: landingUrl) { text in
+                guard case .success(let url) = PaywallURL.parse(text, field: fields.landingUrl) else {
+                    throw FieldRefusal(field: fields.landingUrl, code: .landingURLFormat,
+                                       rule: "be an absolute https URL (http only for localhost) without user info, "
+                                           + "at most \(PaywallURL.maxLength) characters")
                 }
                 return url.text
             }
@@ -189,6 +208,7 @@ public struct ProjectSettingsChange: Hashable, Sendable {
     public var tracker: ProjectSettings.Tracker?
     public var trackerLink: SettingChange = .unchanged
     public var emailVerification: EmailVerification?
+    public var landingUrl: SettingChange = .unchanged
     public var fields: FieldNames = .json
 
     public init(fields: FieldNames = .json) { self.fields = fields }
@@ -197,23 +217,24 @@ public struct ProjectSettingsChange: Hashable, Sendable {
     public var isEmpty: Bool {
         name == .unchanged && paywallUrl == .unchanged && returnScheme == .unchanged && androidPackage == .unchanged
             && iosBundleId == .unchanged && fingerprint == nil && tracker == nil && trackerLink == .unchanged
-            && emailVerification == nil
+            && emailVerification == nil && landingUrl == .unchanged
     }
 
     /// How the caller names each field in refusals.
     public struct FieldNames: Hashable, Sendable {
         public var name, paywallUrl, returnScheme, androidPackage, iosBundleId, fingerprint, tracker, trackerLink,
-            emailVerification: String
+            emailVerification, landingUrl: String
 
         /// The JSON keys of `PATCH /s2s/v1/project`.
         public static let json = FieldNames(
             name: "name", paywallUrl: "paywallUrl", returnScheme: "returnScheme", androidPackage: "androidPackage",
             iosBundleId: "iosBundleId", fingerprint: "fingerprint", tracker: "tracker", trackerLink: "trackerLink",
-            emailVerification: "emailVerification")
+            emailVerification: "emailVerification", landingUrl: "landingUrl")
         /// The flags of `handoff admin project create|update`.
         public static let flags = FieldNames(
             name: "--name", paywallUrl: "--paywall-url", returnScheme: "--return-scheme",
             androidPackage: "--android-package", iosBundleId: "--ios-bundle-id", fingerprint: "--fingerprint",
-            tracker: "--tracker", trackerLink: "--tracker-link", emailVerification: "--email-verification")
+            tracker: "--tracker", trackerLink: "--tracker-link", emailVerification: "--email-verification",
+            landingUrl: "--landing-url")
     }
 }

@@ -4,8 +4,8 @@ import EventStore
 import Foundation
 import Postgres
 
-/// `handoff admin`: organizations, projects, secret keys and apps (`AdminCommand+App.swift`), answering JSON on
-/// standard output.
+/// `handoff admin`: organizations, projects, secret keys, apps (`AdminCommand+App.swift`) and affiliate programs
+/// (`AdminCommand+Affiliate.swift`), answering JSON on standard output.
 ///
 /// Runs as `DATABASE_URL` (the application role suffices). Exit status: 0 done; 2 bad arguments (the message names
 /// the flag); 1 the command failed (unknown org or project, no such key, database errors).
@@ -17,10 +17,11 @@ public enum AdminCommand {
                handoff admin key create --project P
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
+               handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
                handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
-                  [--email-verification payment|mailbox]
+                  [--email-verification payment|mailbox] [--landing-url URL]
                   (an empty value clears an optional setting)
         """
 
@@ -39,6 +40,13 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runApp(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "affiliate" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(affiliateUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runAffiliate(Array(arguments.dropFirst()), environment: environment)
         }
         if arguments.first == "surface" {
             if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
@@ -133,7 +141,8 @@ public enum AdminCommand {
     }
 
     static let settingFlags = ["--paywall-url", "--return-scheme", "--android-package", "--ios-bundle-id",
-                               "--fingerprint", "--tracker", "--tracker-link", "--email-verification"]
+                               "--fingerprint", "--tracker", "--tracker-link", "--email-verification",
+                               "--landing-url"]
 
     static func settingsChange(_ flags: Flags) throws -> ProjectSettingsChange {
         var change = ProjectSettingsChange(fields: .flags)
@@ -146,6 +155,7 @@ public enum AdminCommand {
         change.androidPackage = text("--android-package")
         change.iosBundleId = text("--ios-bundle-id")
         change.trackerLink = text("--tracker-link")
+        change.landingUrl = text("--landing-url")
         if let value = flags.values["--fingerprint"] {
             switch value {
             case "on": change.fingerprint = true

@@ -71,6 +71,8 @@ public final class RunningAPI: Sendable {
             storeLimit: Environment.defaultStoreLimit.scaled(by: factor),
             storeChecks: StoreChecks(appleRoots: configuration.appleTrustRoots, googleKeys: googleKeys),
             appAccountTokenLimit: Environment.defaultAppAccountTokenLimit.scaled(by: factor),
+            affiliateLinkLimit: Environment.defaultAffiliateLinkLimit.scaled(by: factor),
+            bindLimit: Environment.defaultBindLimit.scaled(by: factor),
             surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
             forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours))
         server = Server(

@@ -52,11 +52,12 @@ import Testing
         #expect(Set(found.keys) == ["/s2s/v1/users", "/s2s/v1/payments", "/s2s/v1/users/{guid}",
                                     "/s2s/v1/users/{guid}/entitlements", "/public/entitlements",
                                     "/public/paywall/buyer", "/public/handoff/resolve",
-                                    "/public/handoff/resolve-by-fingerprint", "/public/app-account-token"])
+                                    "/public/handoff/resolve-by-fingerprint", "/public/app-account-token",
+                                    "/v1/app-store/bind"])
         for (route, schemas) in found {
             for schema in schemas { #expect(schema as? [String: String] == Self.guidRef, "\(route)") }
         }
         // Parameters and request and answer properties, the answers' `data.guid` included.
-        #expect(found.values.map(\.count).reduce(0, +) == 13)
+        #expect(found.values.map(\.count).reduce(0, +) == 14)
     }
 }

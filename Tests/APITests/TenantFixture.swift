@@ -31,7 +31,10 @@ struct TenantFixture {
                    publicEntitlementsLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    clientGrouping: ClientAddressGrouping = ClientAddressGrouping(),
                    appAccountTokenLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
-                   storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 30), storeChecks: StoreChecks = StoreChecks())
+                   storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
+                   storeChecks: StoreChecks = StoreChecks(),
+                   affiliateLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
+                   bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10))
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -43,7 +46,7 @@ struct TenantFixture {
             s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
-            appAccountTokenLimit: appAccountTokenLimit)
+            appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit)
         return APIResponder(environment: environment)
     }
 

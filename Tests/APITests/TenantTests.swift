@@ -43,10 +43,11 @@ import TestSupport
         #expect(again.stderr.contains("no live key with this prefix"))
 
         let updated = try fixture.admin(["project", "update", projectId, "--name", "Reader 2", "--tracker", "none",
-                                         "--email-verification", "mailbox"])
+                                         "--email-verification", "mailbox", "--landing-url",
+                                         "https://reader.example.com/join"])
         #expect(updated.stdout
             == #"{"androidPackage":"com.acme.reader","emailVerification":"mailbox","fingerprint":true,"# +
-            #""iosBundleId":"com.acme.Reader","# +
+            #""iosBundleId":"com.acme.Reader","landingUrl":"https://reader.example.com/join","# +
             #""name":"Reader 2","orgId":"\#(orgId)","paywallUrl":"https://pay.example.com/p","# +
             #""projectId":"\#(projectId)","returnScheme":"readerapp","tracker":"none","trackerLink":null}"# + "\n")
 
@@ -145,17 +146,17 @@ import TestSupport
         #expect(shown.headers["Content-Type"] == "application/json")
         // A new project has fingerprinting on (issue 12).
         #expect(bodyText(shown) == #"{"androidPackage":null,"emailVerification":"payment","fingerprint":true,"# +
-            #""iosBundleId":null,"name":"App","# +
+            #""iosBundleId":null,"landingUrl":null,"name":"App","# +
             #""orgId":"\#(tenant.org)","paywallUrl":"https://pay.example.com/","projectId":"\#(tenant.project)","# +
             #""returnScheme":null,"tracker":"none","trackerLink":null}"#)
 
         let patched = api.respond(to: s2sRequest(.patch, "/s2s/v1/project", key: tenant.key, body: """
             {"name":"App 2","paywallUrl":null,"returnScheme":"myapp","androidPackage":"com.a.b","iosBundleId":"com.a.B",
              "fingerprint":false,"tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x",
-             "emailVerification":"mailbox"}
+             "emailVerification":"mailbox","landingUrl":"https://land.example.com/in?src=aff"}
             """))
         let expected = #"{"androidPackage":"com.a.b","emailVerification":"mailbox","fingerprint":false,"# +
-            #""iosBundleId":"com.a.B","name":"App 2","# +
+            #""iosBundleId":"com.a.B","landingUrl":"https://land.example.com/in?src=aff","name":"App 2","# +
             #""orgId":"\#(tenant.org)","paywallUrl":null,"projectId":"\#(tenant.project)","returnScheme":"myapp","# +
             #""tracker":"appsflyer","trackerLink":"https://app.appsflyer.com/x"}"#
         #expect(patched.status == 200)
@@ -191,6 +192,11 @@ import TestSupport
             (#"{"emailVerification":"inbox"}"#, #"{"statusCode":400,"code":"VALIDATION_EMAIL_VERIFICATION_FORMAT","# +
                 #""message":"field 'emailVerification' must be payment or mailbox"}"#),
             (#"{"emailVerification":null}"#, "field 'emailVerification'"),
+            (#"{"landingUrl":"http://land.example.com"}"#,
+             #"{"statusCode":400,"code":"VALIDATION_LANDING_URL_FORMAT","# +
+                #""message":"field 'landingUrl' must be an absolute https URL (http only for localhost) without "# +
+                #"user info, at most 2048 characters"}"#),
+            (#"{"landingUrl":7}"#, "field 'landingUrl' must be a string"),
             (#"{"name":"#, #"{"statusCode":400,"code":"INVALID_JSON","message":"the body is not valid JSON"}"#),
             ("[]", "INVALID_JSON"),
         ]
@@ -199,11 +205,11 @@ import TestSupport
             #expect(response.status == 400, "\(body)")
             #expect(bodyText(response).contains(expected), "\(body): \(bodyText(response))")
         }
-        #expect(api.bodyLimit(for: .patch, path: "/s2s/v1/project") == 8192)
+        #expect(api.bodyLimit(for: .patch, path: "/s2s/v1/project") == 16384)
         let tooLarge = api.payloadTooLarge(s2sRequest(.patch, "/s2s/v1/project", key: tenant.key))
         #expect(tooLarge.status == 413)
         #expect(bodyText(tooLarge) == #"{"statusCode":413,"code":"PAYLOAD_TOO_LARGE","# +
-            #""message":"the body is larger than the 8192 bytes this endpoint accepts"}"#)
+            #""message":"the body is larger than the 16384 bytes this endpoint accepts"}"#)
         // Nothing was recorded by the refusals.
         let count = try fixture.ownerConnection().query("SELECT count(*) AS n FROM events WHERE org_id = $1::uuid",
                                                         [.text(tenant.org)]).rows[0].int("n")
@@ -235,7 +241,7 @@ import TestSupport
         _ = try fixture.admin(["key", "revoke", "--project", a.project, "--prefix", String(a.key.prefix(16))])
         let api = try fixture.responder()
         _ = try fixture.admin(["project", "update", a.project, "--tracker", "adjust",
-                               "--tracker-link", "https://a.b/c"])
+                               "--tracker-link", "https://a.b/c", "--landing-url", "https://land.example/a"])
         let owner = try fixture.ownerConnection()
         func snapshot() throws -> [[String?]] {
             try owner.query("SELECT * FROM organizations ORDER BY org_id").rows.map(\.values) + [["--"]]
@@ -252,7 +258,8 @@ import TestSupport
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
                                  "app_destinations", "app_account_tokens", "store_notifications",
-                                 "store_deliveries", "surfaces", "commissions"])
+                                 "store_deliveries", "surfaces", "affiliate_campaigns", "affiliates",
+                                 "affiliate_clicks", "affiliate_referrals", "commissions"])
         #expect(try snapshot() == live)
     }
 }

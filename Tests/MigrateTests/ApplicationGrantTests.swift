@@ -17,6 +17,13 @@ import TestSupport
 
     /// Every table of the schema and what the application role holds on it. A new table must be added here.
     static let expected: [String: Grants] = [
+        // Affiliate programs (0020): a click keeps the token minted for it; a referral is replaced after its window.
+        "affiliate_campaigns": Grants(table: ["SELECT", "INSERT"]),
+        "affiliate_clicks": Grants(table: ["SELECT", "INSERT"], updatable: ["app_account_token"]),
+        "affiliate_referrals": Grants(table: ["SELECT", "INSERT"],
+                                      updatable: ["project_id", "affiliate_id", "campaign_id", "click_id", "guid",
+                                                  "bound_at", "window_ends_at"]),
+        "affiliates": Grants(table: ["SELECT", "INSERT"]),
         "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
@@ -38,7 +45,7 @@ import TestSupport
         "projects": Grants(table: ["SELECT", "INSERT"],
                            updatable: ["name", "paywall_url", "return_scheme", "android_package", "ios_bundle_id",
                                        "fingerprint", "tracker", "tracker_link", "updated_at",
-                                       "email_verification"]),
+                                       "email_verification", "landing_url"]),
         "store_notifications": Grants(table: ["SELECT", "INSERT"]),
         "recovery_mail_gaps": Grants(table: ["SELECT", "INSERT"],
                                      updatable: ["last_mail_at", "reserved_by_job", "reserved_until"]),
@@ -54,12 +61,12 @@ import TestSupport
         "commissions": Grants(table: ["SELECT", "INSERT"]),
     ]
 
-    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017).
+    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020).
     static let definerFunctions: Set<String> = [
         "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
         "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

@@ -100,6 +100,29 @@ import TestSupport
             INSERT INTO app_account_tokens (org_id, guid, project_id, app_account_token, created_at)
             VALUES ($1::uuid, gen_random_uuid()::text, gen_random_uuid(), gen_random_uuid(), now())
             """),
+        Table(name: "affiliate_campaigns", insert: """
+            INSERT INTO affiliate_campaigns (campaign_id, org_id, project_id, name, commission, window_days, hold_days,
+                                             created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'Row security',
+                    '{"type":"percent","basisPoints":1}', 30, 30, now())
+            """),
+        Table(name: "affiliates", insert: """
+            INSERT INTO affiliates (affiliate_id, org_id, project_id, campaign_id, name, ref_code, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), 'Row security', 'RWSECC',
+                    now())
+            """),
+        Table(name: "affiliate_clicks", insert: """
+            INSERT INTO affiliate_clicks (click_id, org_id, project_id, affiliate_id, campaign_id, source, clicked_at,
+                                          expires_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'link',
+                    now(), now() + interval '30 days')
+            """),
+        Table(name: "affiliate_referrals", insert: """
+            INSERT INTO affiliate_referrals (org_id, app_account_token, project_id, affiliate_id, campaign_id,
+                                             click_id, bound_at, window_ends_at)
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
+                    gen_random_uuid(), now(), now() + interval '30 days')
+            """),
         Table(name: "surfaces", insert: """
             INSERT INTO surfaces (surface_id, org_id, app_id, sealed_secret, created_at)
             VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'pd1.rls', now())

@@ -26,7 +26,9 @@ enum ContractSchemas {
 
     static let project = JSONSchema.object([
         .required("androidPackage", storedText), .required("emailVerification", ContractFields.emailVerification),
-        .required("fingerprint", .boolean), .required("iosBundleId", storedText), .required("name", .string()),
+        .required("fingerprint", .boolean), .required("iosBundleId", storedText),
+        .required("landingUrl", storedText.described("where affiliate links lead; null: to paywallUrl")),
+        .required("name", .string()),
         .required("orgId", uuid), .required("paywallUrl", storedText), .required("projectId", uuid),
         .required("returnScheme", storedText), .required("tracker", ContractFields.tracker),
         .required("trackerLink", storedText),

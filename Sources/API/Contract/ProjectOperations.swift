@@ -21,7 +21,7 @@ enum ProjectOperations {
         OpenAPILink(name: "update", operationId: "updateProject", description: "change the settings"),
         OpenAPILink(name: "history", operationId: "listEvents", description: "read the organization's history"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
-    ] + AppOperations.projectLinks
+    ] + AppOperations.projectLinks + AffiliateOperations.projectLinks
 
     static let show = OpenAPIOperation(
         id: "getProject", summary: "The key's project settings", tag: "server-to-server",
@@ -39,6 +39,7 @@ enum ProjectOperations {
             .error(400, "a field is refused; the message names it", codes: ContractFields.bodyCodes + [
                 .projectNameFormat, .paywallURLFormat, .returnSchemeFormat, .androidPackageFormat, .bundleIDFormat,
                 .trackerFormat, .trackerLinkFormat, .trackerLinkAdjTRequired, .emailVerificationFormat,
+                .landingURLFormat,
             ]),
         ])
 
@@ -51,6 +52,9 @@ enum ProjectOperations {
         .optional("iosBundleId", ContractFields.iosBundleId.nullable()),
         .optional("fingerprint", .boolean),
         .optional("emailVerification", ContractFields.emailVerification),
+        .optional("landingUrl", ContractFields.url.nullable()
+            .described("where affiliate links (GET /a/{refCode}) lead, with click=<signedClickId> added; null: to "
+                + "paywallUrl")),
     ]
 
     /// One branch per tracker choice (none given, none, appsflyer, adjust), each closed to other fields.

@@ -34,6 +34,12 @@ extension Route {
         case .addDestination: return AppOperations.addDestination
         case .removeDestination: return AppOperations.removeDestination
         case .appAccountToken: return AppOperations.appAccountToken
+        case .createCampaign: return AffiliateOperations.createCampaign
+        case .campaigns: return AffiliateOperations.campaigns
+        case .createAffiliate: return AffiliateOperations.createAffiliate
+        case .affiliates: return AffiliateOperations.affiliates
+        case .affiliateLink: return AffiliateOperations.link
+        case .bind: return AffiliateOperations.bind
         }
     }
 }

@@ -6,6 +6,6 @@ public enum ProjectionRegistry {
     public static let service: [any InlineProjection] = [
         TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(), AppProjection(),
         StoreProjection(), DeliveryProjection(),
-        SurfaceProjection(), CommissionProjection(),
+        SurfaceProjection(), AffiliateProjection(), CommissionProjection(),
     ]
 }

@@ -27,16 +27,16 @@ public struct TenantProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(tables["projects"]) (project_id, org_id, name, paywall_url, return_scheme,
                     android_package, ios_bundle_id, fingerprint, tracker, tracker_link, email_verification,
-                    created_at, updated_at)
-                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::timestamptz,
-                        $12::timestamptz)
+                    landing_url, created_at, updated_at)
+                VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12, $13::timestamptz,
+                        $13::timestamptz)
                 """, [.text(created.projectId), org] + Self.values(created.settings) + [at])
         case ProjectSettingsChanged.eventType:
             let changed = try event.decode(ProjectSettingsChanged.self).facts
             try connection.query("""
                 UPDATE \(tables["projects"]) SET name = $3, paywall_url = $4, return_scheme = $5,
                     android_package = $6, ios_bundle_id = $7, fingerprint = $8::boolean, tracker = $9,
-                    tracker_link = $10, email_verification = $11, updated_at = $12::timestamptz
+                    tracker_link = $10, email_verification = $11, landing_url = $12, updated_at = $13::timestamptz
                 WHERE project_id = $1::uuid AND org_id = $2::uuid
                 """, [.text(changed.projectId), org] + Self.values(changed.settings) + [at])
         case SecretKeyCreated.eventType:
@@ -56,10 +56,11 @@ public struct TenantProjection: InlineProjection {
         }
     }
 
-    /// `$3 … $11` of the project statements.
+    /// `$3 … $12` of the project statements.
     private static func values(_ settings: ProjectSettings) -> [PostgresValue] {
         [.text(settings.name), .optional(settings.paywallUrl), .optional(settings.returnScheme),
          .optional(settings.androidPackage), .optional(settings.iosBundleId), .bool(settings.fingerprint),
-         .text(settings.tracker.rawValue), .optional(settings.trackerLink), .text(settings.emailVerification.rawValue)]
+         .text(settings.tracker.rawValue), .optional(settings.trackerLink), .text(settings.emailVerification.rawValue),
+         .optional(settings.landingUrl)]
     }
 }

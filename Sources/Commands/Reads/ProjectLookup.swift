@@ -94,7 +94,7 @@ public struct ProjectLookup: Sendable {
     {
         let sql = """
             SELECT org_id::text AS org_id, name, paywall_url, return_scheme, android_package, ios_bundle_id,
-                   fingerprint, tracker, tracker_link, email_verification
+                   fingerprint, tracker, tracker_link, email_verification, landing_url
             FROM projects WHERE project_id = $1::uuid AND ($2::uuid IS NULL OR org_id = $2::uuid)
             \(forUpdate ? "FOR UPDATE" : "")
             """
@@ -110,7 +110,8 @@ public struct ProjectLookup: Sendable {
             fingerprint: try row.bool("fingerprint"),
             tracker: ProjectSettings.Tracker(rawValue: try row.string("tracker")) ?? .none,
             trackerLink: row["tracker_link"],
-            emailVerification: EmailVerification(rawValue: try row.string("email_verification")) ?? .payment)
+            emailVerification: EmailVerification(rawValue: try row.string("email_verification")) ?? .payment,
+            landingUrl: row["landing_url"])
         return Project(projectId: id, orgId: orgId, settings: settings)
     }
 }

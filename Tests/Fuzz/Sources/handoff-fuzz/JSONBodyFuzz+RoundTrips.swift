@@ -67,6 +67,7 @@ extension JSONBodyFuzz {
             (settings.returnScheme, { try? ReturnScheme.parse($0).get().text }),
             (settings.androidPackage, { try? AndroidPackage.parse($0).get().text }),
             (settings.iosBundleId, { try? IOSBundleID.parse($0).get().text }),
+            (settings.landingUrl, { try? PaywallURL.parse($0).get().text }),
         ]
         for (value, parse) in stored {
             if let value { check(parse(value) == value, "stored setting '\(value)' does not parse to itself") }

@@ -92,6 +92,7 @@ enum RequestTargetFuzz {
         case .storeNotification(_, let token): [("token", token)]
         case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
+        case .affiliateLink(let refCode): [("refCode", refCode)]
         default: []
         }
     }
