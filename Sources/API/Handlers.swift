@@ -49,6 +49,8 @@ enum Handlers {
         case .campaigns: return try AffiliateCampaignHandler.list(request, context, environment)
         case .createAffiliate: return try AffiliateHandler.create(request, context, environment)
         case .affiliates: return try AffiliateHandler.list(request, context, environment)
+        case .affiliateStatement(let affiliateId):
+            return try CommissionStatementHandler.statement(request, context, environment, affiliateId: affiliateId)
         case .affiliateLink(let refCode):
             return try ClickHandler.follow(request, context, environment, refCode: refCode)
         case .bind: return try BindHandler.bind(request, context, environment)

@@ -72,6 +72,8 @@ public enum Route: Sendable, Equatable {
     case createAffiliate
     /// `GET /s2s/v1/affiliates`: the key's project's affiliates.
     case affiliates
+    /// `GET /s2s/v1/affiliates/{affiliateId}/statement`: an affiliate's commission credits, reversals and totals.
+    case affiliateStatement(affiliateId: String)
     /// `GET /a/{refCode}?p=`: an affiliate's link: records a click, 302 to the landing URL with `click=` added.
     case affiliateLink(refCode: String)
     /// `POST /v1/app-store/bind`: bind an App Store `appAccountToken` to a click's or code's referral.
@@ -123,6 +125,9 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/campaigns") { _ in .campaigns },
         Endpoint(.post, "/s2s/v1/affiliates") { _ in .createAffiliate },
         Endpoint(.get, "/s2s/v1/affiliates") { _ in .affiliates },
+        Endpoint(.get, "/s2s/v1/affiliates/{affiliateId}/statement") {
+            .affiliateStatement(affiliateId: $0["affiliateId"] ?? "")
+        },
         Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
@@ -154,7 +159,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
-             .appDeliveries, .campaigns, .affiliates, .affiliateLink: return 0
+             .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
         case .createUser, .addDestination: return 8192
@@ -179,7 +184,7 @@ public enum Route: Sendable, Equatable {
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
-             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates:
+             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement:
             return .secretKey
         }
     }

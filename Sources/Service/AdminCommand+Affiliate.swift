@@ -13,9 +13,11 @@ extension AdminCommand {
                handoff admin affiliate campaign create --project P --name N (--basis-points N | --amount-minor N
                       --currency CUR) [--recurring-renewals M] [--window-days D] [--hold-days D] [--offer-code O]
                handoff admin affiliate campaign list --project P
+               handoff admin affiliate statement --affiliate A [--project P] [--from T] [--to T] --format csv|jsonl
         --basis-points: percent of the price in basis points (1-10000); --amount-minor, --currency: a fixed amount
         per conversion; --recurring-renewals: renewals that also earn (0-120, default 0); --window-days: attribution
-        window (1-365, default 30); --hold-days: days before a credit is payable (0-365, default 30)
+        window (1-365, default 30); --hold-days: days before a credit is payable (0-365, default 30);
+        --from, --to: RFC 3339 instants, entries recorded in [from, to) (default: the beginning, now)
         """
 
     /// An affiliate subcommand, its arguments checked.
@@ -24,6 +26,7 @@ extension AdminCommand {
         case list(ProjectID)
         case createCampaign(ProjectID, CampaignTerms)
         case listCampaigns(ProjectID)
+        case statement(CommissionStatement.Query, StatementFormat)
     }
 
     /// Runs `handoff admin affiliate <arguments>` (the words after `affiliate`); the exit status of `run`.
@@ -77,6 +80,8 @@ extension AdminCommand {
             return .create(try projectID(flags), draft)
         case "list":
             return .list(try projectID(try Flags(rest, allowed: ["--project"])))
+        case "statement":
+            return try parseStatement(rest)
         default:
             throw UsageError(message: "unknown subcommand \"affiliate \(verb)\"")
         }
@@ -104,6 +109,8 @@ extension AdminCommand {
                 throw Refusal.notFound("no project has this id", field: "--project")
             }
             return try encode(["campaigns": campaigns])
+        case .statement(let query, let format):
+            return try statementText(query, format: format, statement: model.statement)
         }
     }
 

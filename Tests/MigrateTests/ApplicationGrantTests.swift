@@ -61,10 +61,10 @@ import TestSupport
         "commissions": Grants(table: ["SELECT", "INSERT"]),
     ]
 
-    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020).
+    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020, 0022).
     static let definerFunctions: Set<String> = [
-        "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
-        "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
+        "affiliate_org", "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org",
+        "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]

@@ -37,6 +37,9 @@ enum AffiliateOperations {
                     requestBody: ["projectId": "$response.body#/projectId", "refCode": "$response.body#/refCode"],
                     description: "an app binds its buyer's appAccountToken by the affiliate's code"),
         OpenAPILink(name: "affiliates", operationId: "listAffiliates", description: "all affiliates of the project"),
+        OpenAPILink(name: "statement", operationId: "getAffiliateStatement",
+                    parameters: [("affiliateId", "$response.body#/affiliateId")],
+                    description: "the affiliate's commission statement"),
     ]
 
     static let codes: [MachineCode] = ContractFields.bodyCodes + [

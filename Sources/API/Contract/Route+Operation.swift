@@ -38,6 +38,7 @@ extension Route {
         case .campaigns: return AffiliateOperations.campaigns
         case .createAffiliate: return AffiliateOperations.createAffiliate
         case .affiliates: return AffiliateOperations.affiliates
+        case .affiliateStatement: return CommissionOperations.statement
         case .affiliateLink: return AffiliateOperations.link
         case .bind: return AffiliateOperations.bind
         }

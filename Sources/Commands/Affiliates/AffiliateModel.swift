@@ -11,6 +11,8 @@ public struct AffiliateModel: Sendable {
     public let createAffiliate: CreateAffiliate
     public let recordClick: RecordClick
     public let bindReferral: BindReferral
+    /// Affiliates' commission statements (the ledger's read).
+    public let statement: CommissionStatement
 
     /// The affiliate model over `log`.
     public init(log: EventLog) {
@@ -19,5 +21,6 @@ public struct AffiliateModel: Sendable {
         self.createAffiliate = CreateAffiliate(log: log)
         self.recordClick = RecordClick(log: log)
         self.bindReferral = BindReferral(log: log)
+        self.statement = CommissionStatement(log: log)
     }
 }

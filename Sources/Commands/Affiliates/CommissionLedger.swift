@@ -8,9 +8,7 @@ import Postgres
 /// moves the ledger at most once, and the ledger's own key (`commissions`: one credit and one reversal per
 /// transaction) keeps that true when one transaction arrives in several notifications, concurrently or not.
 public struct CommissionLedger: Sendable {
-    let referrals: any CommissionReferrals
-
-    public init(referrals: any CommissionReferrals) { self.referrals = referrals }
+    public init() {}
 
     /// What the notification that carried a sale says about itself.
     struct Source {
@@ -26,10 +24,10 @@ public struct CommissionLedger: Sendable {
         let connection = transaction.connection
         let state = try self.state(sale, org: org, on: connection)
         let referral = sale.kind == .sale
-            ? try referrals.referral(org: org, appAccountToken: sale.appAccountToken, on: connection) : nil
+            ? try AffiliateLookup.referral(org: org, appAccountToken: sale.appAccountToken, on: connection) : nil
         var decided = state
         if sale.kind == .sale, let referral {
-            decided.renewalsCredited = try renewalsCredited(org: org, affiliateId: referral.affiliateId,
+            decided.renewalsCredited = try renewalsCredited(org: org, affiliateId: referral.affiliateId.description,
                                                             originalTransactionId: sale.originalTransactionId,
                                                             on: connection)
         }
@@ -40,9 +38,10 @@ public struct CommissionLedger: Sendable {
         switch step {
         case .credit(let amount, let currency, let payableAfter):
             guard let referral else { return }
-            affiliateId = referral.affiliateId
+            affiliateId = referral.affiliateId.description
             event = try NewEvent(CommissionCredited(
-                affiliateId: referral.affiliateId, campaignId: referral.campaignId, clickId: referral.clickId,
+                affiliateId: affiliateId, campaignId: referral.campaignId.description,
+                clickId: referral.clickId.description,
                 projectId: source.projectId, appId: source.appId, notificationEventId: cause,
                 transactionId: sale.transactionId, originalTransactionId: sale.originalTransactionId,
                 saleType: sale.saleType.rawValue, purchasedAt: PaymentFields.text(sale.purchasedAt),

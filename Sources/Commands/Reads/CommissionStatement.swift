@@ -78,15 +78,48 @@ public struct CommissionStatement: Sendable {
 
     public init(log: EventLog) { self.log = log }
 
-    /// The entries of `affiliateId` in `org` recorded in [`from`, `to`), oldest first, after `org_seq` `after`, at
-    /// most `limit`; totals over the whole range, payable as of `asOf`.
-    public func read(org: OrgID, affiliateId: String, from: Date, to: Date, asOf: Date, limit: Int, after: Int?)
-        throws -> Page
-    {
-        let limit = max(1, min(limit, Self.maxLimit))
-        let range: [PostgresValue] = [.text(org.description), .text(affiliateId),
-                                      .text(PaymentFields.text(from)), .text(PaymentFields.text(to))]
-        return try log.read(in: .org(org.uuid)) { connection in
+    /// What a statement is asked for.
+    public struct Query: Sendable, Equatable {
+        public var affiliate: AffiliateID
+        /// The affiliate's project (a key's; nil for the CLI, which names the affiliate only).
+        public var project: ProjectID?
+        /// The caller's org (a key's; nil: the affiliate's, `affiliate_org`).
+        public var org: OrgID?
+        /// Entries recorded in [`from`, `to`).
+        public var from: Date
+        public var to: Date
+        /// The instant payable-now is judged at.
+        public var asOf: Date
+        public var limit: Int
+        /// A page's `nextAfter` (an `org_seq`).
+        public var after: Int?
+
+        public init(affiliate: AffiliateID, project: ProjectID?, org: OrgID?, from: Date, to: Date, asOf: Date,
+                    limit: Int = CommissionStatement.maxLimit, after: Int? = nil) {
+            self.affiliate = affiliate
+            self.project = project
+            self.org = org
+            self.from = from
+            self.to = to
+            self.asOf = asOf
+            self.limit = limit
+            self.after = after
+        }
+    }
+
+    /// One page of the entries `query` asks for, oldest first, with the totals of its whole range; nil when the
+    /// affiliate does not exist in the project (or org) given — another organization's affiliate reads as none.
+    public func read(_ query: Query) throws -> Page? {
+        let limit = max(1, min(query.limit, Self.maxLimit))
+        let scope = query.org.map { OrgScope.org($0.uuid) } ?? .orgOf(.affiliate, .text(query.affiliate.description))
+        return try log.read(in: scope) { connection in
+            guard let owner = try connection.query("""
+                SELECT org_id::text AS org_id, project_id::text AS project_id FROM affiliates WHERE affiliate_id = $1::uuid
+                """, [.text(query.affiliate.description)]).rows.first,
+                query.project.map({ (try? owner.string("project_id")) == $0.description }) ?? true
+            else { return nil }
+            let range: [PostgresValue] = [.text(try owner.string("org_id")), .text(query.affiliate.description),
+                                          .text(PaymentFields.text(query.from)), .text(PaymentFields.text(query.to))]
             let rows = try connection.query("""
                 SELECT entry, event_id::text AS event_id, org_seq::text AS org_seq, encode(hash, 'hex') AS hash,
                        to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at,
@@ -98,7 +131,7 @@ public struct CommissionStatement: Sendable {
                   AND recorded_at >= $3::timestamptz AND recorded_at < $4::timestamptz
                   AND ($5::bigint IS NULL OR org_seq > $5::bigint)
                 ORDER BY org_seq LIMIT $6::bigint
-                """, range + [.optional(after), .int(limit + 1)]).rows
+                """, range + [.optional(query.after), .int(limit + 1)]).rows
             let entries = try rows.prefix(limit).map(Self.entry)
             let totals = try connection.query("""
                 SELECT c.currency,
@@ -113,7 +146,7 @@ public struct CommissionStatement: Sendable {
                 WHERE c.org_id = $1::uuid AND c.affiliate_id = $2::uuid
                   AND c.recorded_at >= $3::timestamptz AND c.recorded_at < $4::timestamptz
                 GROUP BY c.currency ORDER BY c.currency
-                """, range + [.text(PaymentFields.text(asOf))]).rows.map(Self.total)
+                """, range + [.text(PaymentFields.text(query.asOf))]).rows.map(Self.total)
             return Page(entries: entries, totals: totals, nextAfter: rows.count > limit ? entries.last?.orgSeq : nil)
         }
     }
@@ -139,5 +172,17 @@ public struct CommissionStatement: Sendable {
     private static func integer(_ row: Row, _ column: String) throws -> Int {
         guard let value = Int(try row.string(column)) else { throw InconsistentState("\(column) is not an integer") }
         return value
+    }
+}
+
+extension CommissionStatement.Page {
+    /// `{"affiliateId","from","to","asOf","entries":[…],"totals":[…],"nextAfter":N|null}`.
+    public func json(affiliate: AffiliateID, from: Date, to: Date, asOf: Date) -> EventJSON {
+        .object([
+            "affiliateId": .string(affiliate.description), "from": .string(PaymentFields.text(from)),
+            "to": .string(PaymentFields.text(to)), "asOf": .string(PaymentFields.text(asOf)),
+            "entries": .array(entries.map(\.json)), "totals": .array(totals.map(\.json)),
+            "nextAfter": nextAfter.map { .integer(Int64($0)) } ?? .null,
+        ])
     }
 }

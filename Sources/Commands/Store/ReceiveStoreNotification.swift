@@ -21,13 +21,9 @@ public struct ReceiveStoreNotification: Sendable {
     }
 
     private let log: EventLog
-    private let ledger: CommissionLedger?
+    private let ledger = CommissionLedger()
 
-    /// Records into `log`; App Store sales and refunds also move `ledger`'s commissions when one is given.
-    public init(log: EventLog, ledger: CommissionLedger? = nil) {
-        self.log = log
-        self.ledger = ledger
-    }
+    public init(log: EventLog) { self.log = log }
 
     /// Records `intake` at `now`.
     public func run(_ intake: StoreIntake, now: Date, metadata: EventMetadata) throws -> Outcome {
@@ -56,7 +52,7 @@ public struct ReceiveStoreNotification: Sendable {
                                            bodyHash: Hex.encode(SHA256.hash(intake.body)), effect: intake.effect,
                                            guid: guid, cause: event.eventId, now: now)
                 try effects.apply(org: org, metadata: metadata, transaction: transaction)
-                if let ledger, let sale = intake.sale {
+                if let sale = intake.sale {
                     try ledger.apply(sale, source: .init(projectId: intake.projectId,
                                                          appId: intake.appId.uuidString.lowercased(),
                                                          notificationType: intake.notificationType,

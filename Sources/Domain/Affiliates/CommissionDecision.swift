@@ -57,7 +57,7 @@ public enum CommissionDecision {
     }
 
     /// The step for `sale` given the token's referral (nil = none), the ledger's `state`, at `now`.
-    public static func decide(_ sale: CommissionSale, referral: CommissionReferral?, state: State, now: Date)
+    public static func decide(_ sale: CommissionSale, referral: Referral?, state: State, now: Date)
         -> Step?
     {
         switch sale.kind {
@@ -68,10 +68,10 @@ public enum CommissionDecision {
             guard state.credit == nil, let referral else { return nil }
             guard sale.originalPurchasedAt >= referral.boundAt.addingTimeInterval(-bindSkew),
                   sale.originalPurchasedAt < referral.windowEndsAt else { return nil }
-            if sale.saleType == .renewal, state.renewalsCredited >= referral.terms.recurringRenewals { return nil }
-            guard let earned = referral.terms.amount(baseAmount: sale.baseAmount, baseCurrency: sale.baseCurrency)
+            if sale.saleType == .renewal, state.renewalsCredited >= referral.commission.recurringRenewals { return nil }
+            guard let earned = referral.commission.amount(baseAmount: sale.baseAmount, baseCurrency: sale.baseCurrency)
             else { return nil }
-            let hold = Double(max(0, referral.terms.holdDays)) * day
+            let hold = Double(max(0, referral.holdDays)) * day
             return .credit(amount: earned.amount, currency: earned.currency, payableAfter: now.addingTimeInterval(hold))
         }
     }

@@ -31,6 +31,18 @@ CREATE POLICY org_scope ON commissions
     USING (strpos(current_setting('handoff.org_id', true), org_id::text) > 0)
     WITH CHECK (strpos(current_setting('handoff.org_id', true), org_id::text) > 0);
 
+-- The org of an affiliate by its id (`handoff admin affiliate statement --affiliate A` names the affiliate only),
+-- as 0015's lookups do: one exact key in, the org and nothing else out.
+CREATE FUNCTION affiliate_org(p_affiliate_id uuid) RETURNS uuid
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_org uuid;
+BEGIN
+    SELECT a.org_id INTO v_org FROM affiliates a WHERE a.affiliate_id = p_affiliate_id;
+    RETURN v_org;
+END
+$$;
+
 -- Ledger rows are inserted and read; never updated or deleted.
 DO $$
 BEGIN
@@ -39,5 +51,6 @@ BEGIN
         RETURN;
     END IF;
     GRANT SELECT, INSERT ON commissions TO handoff_app;
+    GRANT EXECUTE ON FUNCTION affiliate_org(uuid) TO handoff_app;
 END
 $$;

@@ -11,7 +11,8 @@ import TestSupport
 
 /// Surfaces over the API edge (no socket) on a fresh database: an edge whose clock, surface limit and timestamp
 /// window a test chooses, Apple signatures checked against the fixtures' test root, and the surface model directly
-/// (with the edge's master key) for what the admin CLI does.
+/// (with the edge's master key) for what the admin CLI does. Binds (`POST /v1/app-store/bind`) have a budget of
+/// their own, so the commission tests bind freely.
 struct SurfaceFixture {
     let store: StoreFixture
     let surfaces: SurfaceModel
@@ -35,7 +36,8 @@ struct SurfaceFixture {
             authFailureLimit: TestIdentity.uniqueLimit(count: 20), clock: clock, publicBaseURL: publicBaseURL,
             storeLimit: TestIdentity.uniqueLimit(count: 1000),
             storeChecks: StoreChecks(appleRoots: StoreFixture.appleRoots),
-            appAccountTokenLimit: TestIdentity.uniqueLimit(count: 1000), surfaceLimit: surfaceLimit,
+            appAccountTokenLimit: TestIdentity.uniqueLimit(count: 1000),
+            bindLimit: TestIdentity.uniqueLimit(count: 1000), surfaceLimit: surfaceLimit,
             forwardedTimestampWindow: window)
         let log = EventLog(pool: Pool(configuration: PostgresConfiguration(url: tenants.database.appURL, poolSize: 2)),
                            projections: ProjectionRegistry.service)

@@ -7,11 +7,11 @@ struct CommissionDecisionTests {
     static let bound = Date(timeIntervalSince1970: 1_800_000_000)
     static let token = UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138")!
 
-    static func referral(_ rate: CommissionTerms.Rate = .percent(basisPoints: 2_000), renewals: Int = 0,
-                         hold: Int = 30) -> CommissionReferral {
-        CommissionReferral(affiliateId: "a", campaignId: "c", clickId: "k", boundAt: bound,
-                           windowEndsAt: bound + 30 * 86_400,
-                           terms: CommissionTerms(rate: rate, recurringRenewals: renewals, holdDays: hold))
+    static func referral(_ kind: CommissionRule.Kind = .percent(basisPoints: 2_000), renewals: Int = 0,
+                         hold: Int = 30) -> Referral {
+        Referral(affiliateId: AffiliateID(UUID()), campaignId: CampaignID(UUID()), clickId: ClickID(UUID()),
+                 boundAt: bound, windowEndsAt: bound + 30 * 86_400,
+                 commission: CommissionRule(kind: kind, recurringRenewals: renewals), holdDays: hold)
     }
 
     static func sale(_ kind: CommissionSale.Kind = .sale, id: String = "1000", original: String = "1000",
@@ -73,7 +73,7 @@ struct CommissionDecisionTests {
     }
 
     @Test func percentagesRoundHalfUpFixedAmountsKeepTheirCurrencyAndNothingIsEarnedOnNothing() {
-        let percent = CommissionTerms(rate: .percent(basisPoints: 2_500), recurringRenewals: 0, holdDays: 0)
+        let percent = CommissionRule(kind: .percent(basisPoints: 2_500))
         #expect(percent.amount(baseAmount: 999, baseCurrency: "USD")! == (250, "USD"))
         #expect(percent.amount(baseAmount: 998, baseCurrency: "JPY")! == (250, "JPY"))
         #expect(percent.amount(baseAmount: 997, baseCurrency: "EUR")! == (249, "EUR"))
@@ -81,7 +81,7 @@ struct CommissionDecisionTests {
         #expect(percent.amount(baseAmount: 999, baseCurrency: "XXX") == nil)
         #expect(percent.amount(baseAmount: 1, baseCurrency: "USD") == nil)
         #expect(percent.amount(baseAmount: Int.max, baseCurrency: "USD") == nil)
-        let fixed = CommissionTerms(rate: .fixed(amount: 500, currency: "EUR"), recurringRenewals: 0, holdDays: 0)
+        let fixed = CommissionRule(kind: .fixed(amountMinor: 500, currency: "EUR"))
         #expect(fixed.amount(baseAmount: 999, baseCurrency: "USD")! == (500, "EUR"))
         #expect(fixed.amount(baseAmount: 0, baseCurrency: "XXX")! == (500, "EUR"))
     }
