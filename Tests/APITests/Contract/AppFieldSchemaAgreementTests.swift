@@ -28,6 +28,7 @@ import Testing
             "https://a/é", "https://a:65535", "https://a:65536", "https://a:0", "https://a:01", "https://a..b", "https://a/\n", "http://a/\"",
             "https://[ab.cd]/", "https://[::1]", "https://[a:b]:80/x",
             "https://" + String(repeating: "a", count: 2040), "https://" + String(repeating: "a", count: 2041),
+            "https://" + String(repeating: "a", count: 63), "https://" + String(repeating: "a", count: 64) + ".b",
         ])
     }
 
