@@ -4,6 +4,11 @@ extension ScratchDatabase {
     /// Runs `handoff admin <arguments>` (the built binary) against this database: the application role, the owner
     /// for migrations; `environment` adds or overrides variables. Waits up to 120 s.
     public func admin(_ arguments: [String], environment extra: [String: String] = [:]) throws -> AdminOutcome {
+        try handoff(["admin"] + arguments, environment: extra)
+    }
+
+    /// Runs `handoff <arguments>` (the built binary) against this database, as `admin` does (e.g. `audit export`).
+    public func handoff(_ arguments: [String], environment extra: [String: String] = [:]) throws -> AdminOutcome {
         let folder = try TestEnvironment.scratchFolder()
         let stem = folder + "/admin-\(UInt64.random(in: 0...UInt64.max))"
         let environment = ProcessInfo.processInfo.environment.merging([
@@ -11,7 +16,7 @@ extension ScratchDatabase {
         ]) { $1 }.merging(extra) { $1 }
         let child = try ChildProcess(
             ["sh", "-c", "out=\"$1\"; err=\"$2\"; shift 2; exec \"$@\" >\"$out\" 2>\"$err\"", "sh",
-             stem + ".out", stem + ".err", try HandoffBinary.path(), "admin"] + arguments,
+             stem + ".out", stem + ".err", try HandoffBinary.path()] + arguments,
             environment: environment)
         let status = try child.wait(timeout: 120)
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
