@@ -17,6 +17,8 @@ public struct WriteModel: Sendable {
     public let updateProject: UpdateProject
     public let createSecretKey: CreateSecretKey
     public let revokeSecretKeys: RevokeSecretKeys
+    /// Signed chain heads and audit keys (reads).
+    public let audit: AuditTrail
     /// The buyer-identity commands and reads; nil without the identity secrets.
     public let identity: IdentityModel?
     /// The app commands and reads; nil without the identity secrets (they seal app secrets).
@@ -33,6 +35,7 @@ public struct WriteModel: Sendable {
         self.updateProject = UpdateProject(log: log)
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
+        self.audit = AuditTrail(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
         self.identity = secrets.map {

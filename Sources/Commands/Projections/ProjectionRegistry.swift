@@ -5,6 +5,6 @@ public enum ProjectionRegistry {
     /// The service's projections, in the order appends apply them.
     public static let service: [any InlineProjection] = [
         TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(), AppProjection(),
-        StoreProjection(), DeliveryProjection(),
+        StoreProjection(), DeliveryProjection(), AuditorProjection(),
     ]
 }
