@@ -43,6 +43,8 @@ enum Handlers {
             return try AppDestinationHandler.remove(request, context, environment, appId: appId,
                                                     destinationId: destinationId)
         case .appAccountToken: return try AppAccountTokenHandler.mint(request, context, environment)
+        case .auditHeads: return try AuditHandler.heads(request, context, environment)
+        case .auditKeys: return try AuditHandler.keys(request, context, environment)
         }
     }
 }

@@ -126,7 +126,7 @@ import TestSupport
                                    "/s2s/v1/apps/{appId}/destinations/{destinationId}",
                                    "/s2s/v1/apps/{appId}/deliveries", "/public/app-account-token",
                                    "/v1/m/store/apple/{token}", "/v1/m/store/google/{token}",
-                                   "/v1/m/store/revenuecat/{token}"])
+                                   "/v1/m/store/revenuecat/{token}", "/s2s/v1/audit/heads", "/s2s/v1/audit/keys"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)

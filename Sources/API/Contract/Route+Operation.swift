@@ -33,6 +33,8 @@ extension Route {
         case .addDestination: return AppOperations.addDestination
         case .removeDestination: return AppOperations.removeDestination
         case .appAccountToken: return AppOperations.appAccountToken
+        case .auditHeads: return AuditOperations.heads
+        case .auditKeys: return AuditOperations.keys
         }
     }
 }
