@@ -252,7 +252,7 @@ import TestSupport
         #expect(report.tables == ["organizations", "projects", "secret_keys", "buyers", "buyer_emails",
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
                                  "app_destinations", "app_account_tokens", "store_notifications",
-                                 "store_deliveries"])
+                                 "store_deliveries", "org_auditors"])
         #expect(try snapshot() == live)
     }
 }

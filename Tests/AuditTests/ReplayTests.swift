@@ -204,7 +204,7 @@ struct StreamActivity: InlineProjection {
         #expect(outcome.status == .exited(0))
         #expect(outcome.stdout == "replayed 0 events (0 during the swap) into organizations, projects, secret_keys, "
             + "buyers, buyer_emails, payments, handoff_codes, fingerprints, apps, app_store_tokens, app_destinations, "
-            + "app_account_tokens, store_notifications, store_deliveries\n")
+            + "app_account_tokens, store_notifications, store_deliveries, org_auditors\n")
         // With nothing registered there is nothing to rebuild, and that is a success.
         #expect(ReplayCommand.run(arguments: [], environment: fixture.environment, projections: []) == 0)
         let refused = try fixture.handoff(["replay", "--fast"])
