@@ -243,12 +243,20 @@ class VerifierTests(unittest.TestCase):
         header["partial"] = True
         self.assertRefused(self.run_verifier([line(header)] + lines[1:]), "neither org_seq 1")
 
-    def test_a_rewritten_header_declares_the_cut_and_the_verifier_reports_a_partial_export(self):
+    def test_a_rewritten_header_alone_is_caught_by_the_trailers_count(self):
         lines = read_lines("export.jsonl")
         first = json.loads(lines[4])
         header = dict(json.loads(lines[0]), from_seq=first["org_seq"], partial=True, prev_hash=first["prev_hash"])
-        status, output = self.run_verifier([line(header)] + lines[4:])
+        self.assertBroken(self.run_verifier([line(header)] + lines[4:]), "the trailer says")
+
+    def test_a_rewritten_header_and_trailer_declare_the_cut_and_the_export_reads_as_partial(self):
+        header, events, trailer = self.events()
+        kept = events[3:]
+        header = dict(header, from_seq=kept[0]["org_seq"], partial=True, prev_hash=kept[0]["prev_hash"])
+        lines = [line(header)] + [line(event) for event in kept] + [line(dict(trailer, count=len(kept)))]
+        status, output = self.run_verifier(lines)
         self.assertEqual(status, 0, output)
+        self.assertIn(f"org_seq {kept[0]['org_seq']}-", output)
         self.assertIn("(partial: linked to prev_hash", output)
 
     def test_a_blank_line_is_refused(self):

@@ -11,7 +11,8 @@ import Workers
 /// An organization's auditor URL (issue 16 §1): every new signed head is also delivered there as a signed forward
 /// (the forwarding machinery of issue 14), to a real receiver that checks the Ed25519 signature with `openssl`.
 @Suite struct AuditorForwardTests {
-    /// A migrated database, a Redis of its own, a receiver on 127.0.0.2 (the one allow-listed address) and the
+    /// A migrated database, a Redis of its own, a receiver on 127.0.0.2 (the one allow-listed address, which the
+    /// name `auditor.test` is pinned to: an auditor URL names a host, never an address) and the
     /// `audit-head-forward` kind over them.
     final class Setup: @unchecked Sendable {
         let fixture: AuditFixture
@@ -29,11 +30,15 @@ import Workers
             receiver = try ForwardReceiver(host: "127.0.0.2",
                                            auditPublicKey: Hex.encode(ChainHeads.signer.key.publicKey.raw))
             let forwarder = Forwarder(settings: Forwarder.Settings(
-                allowed: try NetworkAllowList.parse("127.0.0.2/32").get(), timeout: 5))
+                allowed: try NetworkAllowList.parse("127.0.0.2/32").get(), timeout: 5,
+                pinnedAddresses: ["auditor.test:\(receiver.port):127.0.0.2"]))
             registry = JobRegistry([AuditorForwardJob.kind(forwarder: forwarder)])
         }
 
         deinit { redisPool.close() }
+
+        /// The receiver's `path` under the pinned name.
+        func url(_ path: String) -> String { "http://auditor.test:\(receiver.port)" + path }
 
         /// `handoff admin <arguments>` with 127.0.0.2 admitted for forwards.
         func admin(_ arguments: [String]) throws -> CommandOutcome {
@@ -68,7 +73,7 @@ import Workers
     @Test func eachNewSignedHeadReachesTheAuditorURLSignedWithTheAuditKey() throws {
         let setup = try Setup()
         let org = try setup.organization()
-        let url = setup.receiver.base + "/audit/heads"
+        let url = setup.url("/audit/heads")
         let set = try setup.admin(["org", "set-auditor-url", "--org", org.uuidString, "--url", url])
         #expect(set.status == .exited(0), "\(set.stderr)")
         #expect(set.stdout == #"{"auditorUrl":""# + url + #"","changed":true,"orgId":""# + org.uuidString.lowercased()
@@ -107,7 +112,7 @@ import Workers
     @Test func aFailedDeliveryClimbsTheLadderAndAClearedURLSkipsTheDelivery() throws {
         let setup = try Setup()
         let org = try setup.organization()
-        let failing = setup.receiver.base + "/audit/heads?status=500"
+        let failing = setup.url("/audit/heads?status=500")
         #expect(try setup.admin(["org", "set-auditor-url", "--org", org.uuidString, "--url", failing]).status
             == .exited(0))
         let store = setup.fixture.store()
@@ -143,7 +148,8 @@ import Workers
             (["--org", org.uuidString, "--url", "ftp://auditor.example/heads"], 2, "--url"),
             (["--org", "not-an-org", "--url", "https://auditor.example/heads"], 2, "--org"),
             (["--url", "https://auditor.example/heads"], 2, "--org is required"),
-            (["--org", org.uuidString, "--url", "http://10.0.0.7/heads"], 2, "must name a public host"),
+            (["--org", org.uuidString, "--url", "http://10.0.0.7/heads"], 2, "a host name (not an IP address)"),
+            (["--org", org.uuidString, "--url", "http://localhost/heads"], 2, "must name a public host"),
         ]
         for (arguments, status, message) in cases {
             let outcome = try setup.fixture.handoff(["admin", "org", "set-auditor-url"] + arguments)
@@ -155,12 +161,17 @@ import Workers
 
     @Test func aWorkProcessWithTheCheckpointRoleSignsAndDeliversHeadsAsTheHistoryMoves() throws {
         let setup = try Setup()
+        // A real process cannot pin names: the receiver listens on 127.0.0.1, which `localhost` stands for.
+        let receiver = try ForwardReceiver(auditPublicKey: Hex.encode(ChainHeads.signer.key.publicKey.raw))
+        let allowed = ["FORWARD_ALLOWED_NETWORKS": "127.0.0.1/32,::1/128"]
         let org = try setup.organization()
-        #expect(try setup.admin(["org", "set-auditor-url", "--org", org.uuidString, "--url",
-                                 setup.receiver.base + "/audit/heads"]).status == .exited(0))
-        let environment = setup.fixture.environment.merging([
+        let set = try setup.fixture.handoff(["admin", "org", "set-auditor-url", "--org", org.uuidString, "--url",
+                                             "http://localhost:\(receiver.port)/audit/heads"],
+                                            environment: setup.fixture.environment.merging(allowed) { $1 })
+        #expect(set.status == .exited(0), "\(set.stderr)")
+        let environment = setup.fixture.environment.merging(allowed) { $1 }.merging([
             "REDIS_URL": setup.redis.url, "HANDOFF_AUDIT_SIGNING_KEY": ChainHeads.seedText,
-            "CHECKPOINT_INTERVAL_SECONDS": "1", "FORWARD_ALLOWED_NETWORKS": "127.0.0.2/32", "LOG_LEVEL": "warning",
+            "CHECKPOINT_INTERVAL_SECONDS": "1", "LOG_LEVEL": "warning",
         ]) { $1 }
         let worker = try ChildProcess([try HandoffBinary.path(), "work", "--only", "checkpoint,relay,forward"],
                                       environment: environment)
@@ -170,7 +181,7 @@ import Workers
         }
         func waitFor(_ count: Int) -> Bool {
             for _ in 0..<300 {
-                if setup.receiver.requests().count >= count { return true }
+                if receiver.requests().count >= count { return true }
                 usleep(50_000)
             }
             return false
@@ -178,7 +189,7 @@ import Workers
         #expect(waitFor(1), "\(worker.output())")
         try ChainHeads.append(setup.fixture.store(), org: org, count: 3)
         #expect(waitFor(2), "\(worker.output())")
-        let received = setup.receiver.requests()
+        let received = receiver.requests()
         #expect(received.allSatisfy { $0.verdict == "ok" }, "\(received.map(\.verdict))")
         let seqs = try received.map { try ChainHead(json: try EventJSON.parse($0.body)).orgSeq }
         #expect(seqs.prefix(2) == [2, 5])
