@@ -40,7 +40,8 @@ extension AuditCommand {
         case .anotherOrg:
             throw UsageError(message: "--head is not a head of --org")
         case .unknownKey:
-            print("BROKEN org \(orgText) at org_seq \(seq): the signed head's key_id \(head.keyId) is not an audit key")
+            print("BROKEN org \(orgText) at org_seq \(seq): the signed head's key_id \(head.keyId) is not an audit "
+                + "key")
         case .badSignature:
             print("BROKEN org \(orgText) at org_seq \(seq): the signed head's signature does not verify (the head was "
                 + "altered)")

@@ -60,7 +60,9 @@ public enum AuditCommand {
         switch subcommand {
         case "verify":
             if options["--head"] != nil && org == nil { throw UsageError(message: "--head needs --org") }
-            if options["--keys"] != nil && options["--head"] == nil { throw UsageError(message: "--keys needs --head") }
+            if options["--keys"] != nil && options["--head"] == nil {
+                throw UsageError(message: "--keys needs --head")
+            }
             return .verify(org: org, head: options["--head"], keys: options["--keys"])
         case "head":
             guard let org else { throw UsageError(message: "--org is required for head") }

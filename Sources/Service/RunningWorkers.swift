@@ -12,8 +12,9 @@ import Workers
 /// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
-/// pending), `checkpoint` (signs chain heads, docs/audit.md), and one per queue whose jobs it runs: `mail` (recovery mail), `forward` (store-notification forwards),
-/// `store` (Google Play purchases read from the Play Developer API) and `probe` (the harmless test kind).
+/// pending), `checkpoint` (signs chain heads, docs/audit.md), and one per queue whose jobs it runs: `mail` (recovery
+/// mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
+/// read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// The roles that are loops of their own rather than consumers of a queue.
     public static let loops = ["dispatcher", "relay", "sweeper", "checkpoint"]

@@ -102,8 +102,8 @@ import TestSupport
         #expect(tailLines[0] == #"{"format_version":2,"from_seq":12,"kind":"header","org_id":""#
             + org.uuidString.lowercased() + #"","partial":true,"prev_hash":""# + Hex.encode(history[10].hash) + #""}"#)
         #expect(Array(tailLines[1..<5]) == Array(lines[12..<16]))
-        #expect(tailLines[5] == #"{"count":4,"head":null,"kind":"trailer","last_hash":""# + Hex.encode(history[14].hash)
-            + #"","last_org_seq":15}"#)
+        #expect(tailLines[5] == #"{"count":4,"head":null,"kind":"trailer","last_hash":""#
+            + Hex.encode(history[14].hash) + #"","last_org_seq":15}"#)
         let partial = try python([verifierPath, tail.stdoutPath])
         #expect(partial.status == .exited(0), "\(partial.stdout)")
         #expect(partial.stdout.contains("(partial: linked to prev_hash \(Hex.encode(history[10].hash)))"))
@@ -182,7 +182,8 @@ import TestSupport
             (["audit", "export", "--org", org, "--format", "csv", "--from-seq"], "--from-seq needs a value"),
             (["audit", "verify", "--format", "csv"], "unknown argument \"--format\""),
             (["audit", "prove"], "unknown subcommand \"prove\""),
-            (["audit", "export", "--org", org, "--format", "jsonl", "--manifest", "m"], "--manifest is for --format csv"),
+            (["audit", "export", "--org", org, "--format", "jsonl", "--manifest", "m"],
+             "--manifest is for --format csv"),
             (["audit", "head"], "--org is required for head"),
             (["audit", "keys", "--org", org], "unknown argument \"--org\""),
             (["audit", "verify", "--head", "h.json"], "--head needs --org"),

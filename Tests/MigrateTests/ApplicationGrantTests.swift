@@ -56,7 +56,8 @@ import TestSupport
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017).
     static let definerFunctions: Set<String> = [
-        "app_org", "buyer_org", "chain_heads_due", "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
+        "app_org", "buyer_org", "chain_heads_due",
+        "event_read_global", "fingerprints_sweep", "handoff_code_org", "job_claim", "job_fail",
         "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "project_org", "secret_key_holder", "store_token_app",

@@ -115,7 +115,8 @@ import TestSupport
                     decode(repeat('ab', 64), 'hex'))
             """),
         Table(name: "org_auditors", insert: """
-            INSERT INTO org_auditors (org_id, url, updated_at) VALUES ($1::uuid, 'https://auditor.example/heads', now())
+            INSERT INTO org_auditors (org_id, url, updated_at)
+            VALUES ($1::uuid, 'https://auditor.example/heads', now())
             """),
     ]
 

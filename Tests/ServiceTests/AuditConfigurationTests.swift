@@ -14,7 +14,9 @@ import Testing
         #expect(set.auditSigningKey?.bytes.count == 32 && set.checkpointIntervalSeconds == 5)
         #expect(!"\(set)".contains(seed))
         #expect(Configuration.variables.contains { $0.name == "HANDOFF_AUDIT_SIGNING_KEY" })
-        #expect(Configuration.variables.contains { $0.name == "CHECKPOINT_INTERVAL_SECONDS" && $0.defaultValue == "60" })
+        #expect(Configuration.variables.contains {
+            $0.name == "CHECKPOINT_INTERVAL_SECONDS" && $0.defaultValue == "60"
+        })
     }
 
     @Test(arguments: [

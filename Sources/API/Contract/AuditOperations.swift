@@ -26,7 +26,8 @@ enum AuditOperations {
         tag: "server-to-server",
         parameters: [
             .query("after", .integer(minimum: 0, maximum: EventsHandler.maximumAfter), "an org_seq; default 0"),
-            .query("limit", .integer(minimum: 1, maximum: AuditTrail.maxLimit), "default \(AuditHandler.defaultLimit)"),
+            .query("limit", .integer(minimum: 1, maximum: AuditTrail.maxLimit),
+                   "default \(AuditHandler.defaultLimit)"),
         ],
         responses: [
             .json(200, "heads after `after`, in org_seq order", .object([
