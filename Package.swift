@@ -112,6 +112,7 @@ let package = Package(
             name: "AuditTests",
             dependencies: [
                 "Commands", "Domain", "EventStore", "Service", "Postgres", "Crypto", "Migrate", "TestSupport",
+                "Workers", "Redis", "HTTPClient",
             ],
             swiftSettings: strict
         ),

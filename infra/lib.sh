@@ -116,11 +116,18 @@ stop_redis() {
     rm -f "$pidfile"
 }
 
-# Prints `export` lines for HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS with fresh random values
-# (local use only: infra/dev keeps them in .data/secrets.env, infra/test makes new ones per run).
+# Prints `export` lines for HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER, HANDOFF_PASS_KEYS and
+# HANDOFF_AUDIT_SIGNING_KEY with fresh random values (local use only: infra/dev keeps them in .data/secrets.env,
+# infra/test makes new ones per run).
 generate_identity_secrets() {
     local rand='head -c 32 /dev/urandom | basenc --base64url | tr -d "=\n"'
     echo "export HANDOFF_MASTER_KEY=$(eval "$rand")"
     echo "export HANDOFF_LOOKUP_PEPPER=$(eval "$rand")"
     echo "export HANDOFF_PASS_KEYS=local1:$(eval "$rand")"
+    generate_audit_signing_key
+}
+
+# Prints the `export` line of HANDOFF_AUDIT_SIGNING_KEY: a fresh Ed25519 seed (any 32 random bytes are one), base64url.
+generate_audit_signing_key() {
+    echo "export HANDOFF_AUDIT_SIGNING_KEY=$(head -c 32 /dev/urandom | basenc --base64url | tr -d '=\n')"
 }

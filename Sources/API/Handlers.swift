@@ -54,6 +54,8 @@ enum Handlers {
         case .affiliateLink(let refCode):
             return try ClickHandler.follow(request, context, environment, refCode: refCode)
         case .bind: return try BindHandler.bind(request, context, environment)
+        case .auditHeads: return try AuditHandler.heads(request, context, environment)
+        case .auditKeys: return try AuditHandler.keys(request, context, environment)
         }
     }
 }

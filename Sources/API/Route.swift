@@ -61,6 +61,10 @@ public enum Route: Sendable, Equatable {
     case removeDestination(appId: String, destinationId: String)
     /// `POST /public/app-account-token`: a buyer's App Store `appAccountToken`, the same for the same guid.
     case appAccountToken
+    /// `GET /s2s/v1/audit/heads?after=&limit=`: the key's organization's signed chain heads, paged by `org_seq`.
+    case auditHeads
+    /// `GET /s2s/v1/audit/keys`: every public key of the deployment's audit key (old ones stay listed).
+    case auditKeys
     /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
     /// token is `token`.
     case storeNotification(store: NotificationStore, token: String)
@@ -116,6 +120,8 @@ public enum Route: Sendable, Equatable {
             .removeDestination(appId: $0["appId"] ?? "", destinationId: $0["destinationId"] ?? "")
         },
         Endpoint(.post, "/public/app-account-token") { _ in .appAccountToken },
+        Endpoint(.get, "/s2s/v1/audit/heads") { _ in .auditHeads },
+        Endpoint(.get, "/s2s/v1/audit/keys") { _ in .auditKeys },
         Endpoint(.post, "/v1/m/store/apple/{token}") { .storeNotification(store: .apple, token: $0["token"] ?? "") },
         Endpoint(.post, "/v1/m/store/google/{token}") { .storeNotification(store: .google, token: $0["token"] ?? "") },
         Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
@@ -159,7 +165,8 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
-             .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement: return 0
+             .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
+             .auditHeads, .auditKeys: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
         case .createUser, .addDestination: return 8192
@@ -184,7 +191,8 @@ public enum Route: Sendable, Equatable {
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
-             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement:
+             .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
+             .auditHeads, .auditKeys:
             return .secretKey
         }
     }

@@ -17,6 +17,8 @@ public struct WriteModel: Sendable {
     public let updateProject: UpdateProject
     public let createSecretKey: CreateSecretKey
     public let revokeSecretKeys: RevokeSecretKeys
+    /// Signed chain heads and audit keys (reads).
+    public let audit: AuditTrail
     /// The buyer-identity commands and reads; nil without the identity secrets.
     public let identity: IdentityModel?
     /// The app commands and reads; nil without the identity secrets (they seal app secrets).
@@ -38,6 +40,7 @@ public struct WriteModel: Sendable {
         self.createSecretKey = CreateSecretKey(log: log)
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         self.affiliates = AffiliateModel(log: log)
+        self.audit = AuditTrail(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKey: $0.masterKey) }

@@ -22,7 +22,8 @@ public enum AuditExport {
         "schema_version", "recorded_at", "data", "metadata", "prev_hash", "hash",
     ]
 
-    /// What goes before the first record: the CSV header row, nothing for JSONL.
+    /// What goes before the first record in the data file: the CSV column row; nothing for JSONL, whose header line
+    /// (`AuditExportManifest.headerLine`) `export` writes.
     public static func header(_ format: AuditExportFormat) -> [UInt8] {
         switch format {
         case .jsonl: return []
@@ -75,44 +76,85 @@ public enum AuditExport {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Writes `org`'s events from `fromSeq` on, in `org_seq` order, through `write`, a page at a time.
+    /// Why an export was not written.
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// `--from-seq` is past `lastSeq` + 1: there is no event to link the export's first line to.
+        case fromSeqBeyondHistory(fromSeq: Int, lastSeq: Int)
+
+        public var description: String {
+            switch self {
+            case .fromSeqBeyondHistory(let fromSeq, let lastSeq):
+                "--from-seq \(fromSeq) is beyond the org's history (its last org_seq is \(lastSeq); at most "
+                    + "\(lastSeq + 1), which exports nothing new)"
+            }
+        }
+    }
+
+    /// Writes `org`'s events from `fromSeq` on, in `org_seq` order, through `write`, a page at a time; returns the
+    /// export's header and trailer (`AuditExportManifest`).
     ///
-    /// Reads inside one REPEATABLE READ, READ ONLY transaction (one snapshot: the export ends at the last event
-    /// committed when it started); memory is bounded by `pageSize`. `connection` must not be inside a transaction;
-    /// SELECT privilege is enough, as a role that row-level security does not limit (the owner; the application
-    /// role would see nothing). `progress(written, total)` runs after every page. Returns the number of events.
+    /// JSONL: the header line, one line per event, the trailer line. CSV: the column row and one row per event; the
+    /// header and trailer go to the `--manifest` file, which the caller writes from the answer. Reads inside one
+    /// REPEATABLE READ, READ ONLY transaction (one snapshot: the export ends at the last event committed when it
+    /// started, and the trailer's head is the latest signed head of that snapshot); memory is bounded by
+    /// `pageSize`. `connection` must not be inside a transaction; SELECT privilege is enough, as a role that
+    /// row-level security does not limit (the owner; the application role would see nothing). `fromSeq` may be at
+    /// most the last `org_seq` + 1 (else `Refusal.fromSeqBeyondHistory`). `progress(written, total)` runs after
+    /// every page.
     @discardableResult
     public static func export(
         org: UUID, fromSeq: Int = 1, format: AuditExportFormat, on connection: Connection, pageSize: Int = 1000,
         write: ([UInt8]) throws -> Void, progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }
-    ) throws -> Int {
+    ) throws -> AuditExportManifest {
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
+            let orgText = org.uuidString.lowercased()
             let last = try connection.query(
                 "SELECT coalesce(max(last_seq), 0)::bigint AS last FROM event_orgs WHERE org_id = $1::uuid",
-                [.text(org.uuidString)]).rows[0].int("last")
-            let total = max(0, last - max(1, fromSeq) + 1)
-            try write(header(format))
-            var next = max(1, fromSeq)
-            var written = 0
+                [.text(orgText)]).rows[0].int("last")
+            let first = max(1, fromSeq)
+            guard first <= last + 1 else { throw Refusal.fromSeqBeyondHistory(fromSeq: first, lastSeq: last) }
+            let previousHash = try first == 1 ? EventChain.genesisHash : hash(org: org, orgSeq: first - 1,
+                                                                              on: connection)
+            let total = last - first + 1
+            var end = (seq: first - 1, hash: previousHash, count: 0)
+            var next = first
+            // JSONL opens with the header line (which the trailer does not change), CSV with its column row.
+            let opening = format == .csv ? header(.csv) : AuditExportManifest(
+                org: org, fromSeq: first, previousHash: previousHash, count: 0, lastSeq: first - 1,
+                lastHash: previousHash, head: nil).headerLine
             progress(0, total)
             while true {
                 let events = try EventReader.readHistory(org: org, fromSeq: next, limit: max(1, pageSize),
                                                          on: connection)
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(events.count * 512)
+                var chunk: [UInt8] = next == first ? opening : []
+                chunk.reserveCapacity(chunk.count + events.count * 512)
                 for event in events { chunk += record(event, format: format) }
                 if !chunk.isEmpty { try write(chunk) }
-                written += events.count
-                progress(written, max(total, written))
-                guard events.count == max(1, pageSize), let lastRead = events.last?.orgSeq else { break }
-                next = lastRead + 1
+                if let lastRead = events.last { end = (lastRead.orgSeq, lastRead.hash, end.count + events.count) }
+                progress(end.count, max(total, end.count))
+                guard events.count == max(1, pageSize) else { break }
+                next = end.seq + 1
             }
+            let head = try ChainHeadStore.latest(org: org, atOrBefore: end.seq, on: connection)
+            let manifest = AuditExportManifest(org: org, fromSeq: first, previousHash: previousHash, count: end.count,
+                                               lastSeq: end.seq, lastHash: end.hash, head: head)
+            if format == .jsonl { try write(manifest.trailerLine) }
             try connection.execute("COMMIT")
-            return written
+            return manifest
         } catch {
             if !connection.isBroken { try? connection.execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// The stored hash of `org`'s event at `orgSeq` (the link of a `--from-seq` export's first event).
+    private static func hash(org: UUID, orgSeq: Int, on connection: Connection) throws -> [UInt8] {
+        guard let hash = try connection.query(
+            "SELECT hash FROM events WHERE org_id = $1::uuid AND org_seq = $2::bigint",
+            [.text(org.uuidString.lowercased()), .int(orgSeq)]).first?.bytes("hash") else {
+            throw EventStoreError.malformedRow("org_seq \(orgSeq) is missing: run handoff audit verify")
+        }
+        return hash
     }
 }

@@ -12,6 +12,7 @@ import Postgres
 public enum AdminCommand {
     static let usage = """
         usage: handoff admin org create --name N
+               handoff admin org set-auditor-url --org ORG --url URL   (--url "" clears it; docs/audit.md)
                handoff admin project create --org ORG --name N [settings]
                handoff admin project update PROJECT [--name N] [settings]
                handoff admin key create --project P
@@ -33,6 +34,9 @@ public enum AdminCommand {
         if arguments.first == "--help" || arguments.first == "-h" {
             print(usage)
             return 0
+        }
+        if arguments.prefix(2) == ["org", "set-auditor-url"] {
+            return runSetAuditorURL(Array(arguments.dropFirst(2)), environment: environment)
         }
         if arguments.first == "app" {
             if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {

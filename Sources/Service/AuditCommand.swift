@@ -2,18 +2,25 @@ import EventStore
 import Foundation
 import Postgres
 
-/// `handoff audit verify|export`: hash-chain verification and history export for auditors (docs/audit.md).
+/// `handoff audit verify|export|head|keys`: hash-chain verification, history export, signed chain heads and the audit
+/// public keys, for auditors (docs/audit.md).
 ///
 /// Runs as `MIGRATION_DATABASE_URL`, the owner role: it reads every org's log, which row-level security hides from
-/// the application role. Exit status: 0 verified / exported; 1 a chain is broken (verify); 2 bad arguments or
-/// configuration (the message names the argument); 3 the command could not run (database unreachable, query failed).
+/// the application role. Exit status: 0 verified / exported / printed; 1 a chain is broken or does not reach a signed
+/// head (verify), or the org has no signed head yet (head); 2 bad arguments or configuration (the message names the
+/// argument); 3 the command could not run (database unreachable, query failed).
 public enum AuditCommand {
     /// What the arguments ask for.
     public enum Action: Equatable, Sendable {
-        /// Verify one org, or every org when nil.
-        case verify(org: UUID?)
-        /// Export one org's history from `fromSeq` on.
-        case export(org: UUID, format: AuditExportFormat, fromSeq: Int)
+        /// Verify one org, or every org when nil; with `head` (a file), also check one org's history against that
+        /// signed head, with the public keys of `keys` (a file) or else of the database.
+        case verify(org: UUID?, head: String? = nil, keys: String? = nil)
+        /// Export one org's history from `fromSeq` on; a CSV export writes its header and trailer to `manifest`.
+        case export(org: UUID, format: AuditExportFormat, fromSeq: Int, manifest: String? = nil)
+        /// Print the org's latest signed head.
+        case head(org: UUID)
+        /// Print every audit public key.
+        case keys
     }
 
     /// A refusal of the arguments; `message` names the argument at fault.
@@ -24,21 +31,54 @@ public enum AuditCommand {
 
     /// The usage text printed with every refusal and by `handoff audit --help`.
     public static let usage = """
-        usage: handoff audit verify [--org ID]
-               handoff audit export --org ID --format jsonl|csv [--from-seq N]
+        usage: handoff audit verify [--org ID [--head HEAD.json [--keys KEYS.json]]]
+               handoff audit export --org ID --format jsonl|csv [--from-seq N] [--manifest FILE]
+               handoff audit head --org ID
+               handoff audit keys
         """
+
+    /// The arguments each subcommand takes.
+    static let subcommands: [String: Set<String>] = [
+        "verify": ["--org", "--head", "--keys"], "export": ["--org", "--format", "--from-seq", "--manifest"],
+        "head": ["--org"], "keys": [],
+    ]
 
     /// Parses the arguments after `audit`; throws `UsageError` naming the bad argument.
     public static func parse(_ arguments: [String]) throws -> Action {
         guard let subcommand = arguments.first else {
-            throw UsageError(message: "missing subcommand (verify or export)")
+            throw UsageError(message: "missing subcommand (verify, export, head or keys)")
         }
+        guard let known = subcommands[subcommand] else {
+            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify, export, head or keys)")
+        }
+        let options = try flags(Array(arguments.dropFirst()), known: known)
+        let org = try options["--org"].map { text in
+            guard let org = UUID(uuidString: text) else {
+                throw UsageError(message: "--org must be an organization id (a UUID), got \"\(text)\"")
+            }
+            return org
+        }
+        switch subcommand {
+        case "verify":
+            if options["--head"] != nil && org == nil { throw UsageError(message: "--head needs --org") }
+            if options["--keys"] != nil && options["--head"] == nil {
+                throw UsageError(message: "--keys needs --head")
+            }
+            return .verify(org: org, head: options["--head"], keys: options["--keys"])
+        case "head":
+            guard let org else { throw UsageError(message: "--org is required for head") }
+            return .head(org: org)
+        case "keys":
+            return .keys
+        default:
+            return try export(org: org, options: options)
+        }
+    }
+
+    /// `--name value` or `--name=value` pairs among `known`; an unknown, repeated or valueless one is refused.
+    private static func flags(_ arguments: [String], known: Set<String>) throws -> [String: String] {
         var options: [String: String] = [:]
-        var index = 1
-        let known: Set<String> = subcommand == "verify" ? ["--org"] : ["--org", "--format", "--from-seq"]
-        guard subcommand == "verify" || subcommand == "export" else {
-            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify or export)")
-        }
+        var index = 0
         while index < arguments.count {
             var name = arguments[index]
             var value: String?
@@ -56,13 +96,10 @@ public enum AuditCommand {
             options[name] = value
             index += 1
         }
-        let org = try options["--org"].map { text in
-            guard let org = UUID(uuidString: text) else {
-                throw UsageError(message: "--org must be an organization id (a UUID), got \"\(text)\"")
-            }
-            return org
-        }
-        if subcommand == "verify" { return .verify(org: org) }
+        return options
+    }
+
+    private static func export(org: UUID?, options: [String: String]) throws -> Action {
         guard let org else { throw UsageError(message: "--org is required for export") }
         guard let formatText = options["--format"] else {
             throw UsageError(message: "--format is required for export (jsonl or csv)")
@@ -77,7 +114,13 @@ public enum AuditCommand {
             }
             fromSeq = number
         }
-        return .export(org: org, format: format, fromSeq: fromSeq)
+        let manifest = options["--manifest"]
+        if manifest != nil && format != .csv {
+            throw UsageError(message: "--manifest is for --format csv (a JSONL export carries its header and "
+                + "trailer as its first and last lines)")
+        }
+        if manifest?.isEmpty == true { throw UsageError(message: "--manifest needs a file name") }
+        return .export(org: org, format: format, fromSeq: fromSeq, manifest: manifest)
     }
 
     /// Runs `handoff audit …` with the arguments after `audit`; returns the exit status.
@@ -105,11 +148,25 @@ public enum AuditCommand {
         defer { connection.close() }
         do {
             switch action {
-            case .verify(let org):
+            case .verify(let org, nil, _):
                 return try verify(org: org, on: connection)
-            case .export(let org, let format, let fromSeq):
-                return try export(org: org, format: format, fromSeq: fromSeq, on: connection)
+            case .verify(let org, let head?, let keys):
+                guard let org else { return 2 }
+                return try verify(org: org, head: head, keysFile: keys, on: connection)
+            case .export(let org, let format, let fromSeq, let manifest):
+                return try export(org: org, format: format, fromSeq: fromSeq, manifest: manifest, on: connection)
+            case .head(let org):
+                return try printHead(org: org, on: connection)
+            case .keys:
+                print(AuditKey.document(try ChainHeadStore.keys(on: connection)).canonicalText)
+                return 0
             }
+        } catch let error as UsageError {
+            Subcommands.printError("handoff audit: \(error)")
+            return 2
+        } catch let refusal as AuditExport.Refusal {
+            Subcommands.printError("handoff audit: \(refusal)")
+            return 2
         } catch {
             Subcommands.printError("handoff audit: \(error)")
             return 3
@@ -154,12 +211,14 @@ public enum AuditCommand {
         }
     }
 
-    /// Streams the export to standard output, progress to standard error.
-    static func export(org: UUID, format: AuditExportFormat, fromSeq: Int, on connection: Connection) throws -> Int32 {
+    /// Streams the export to standard output, progress to standard error; a CSV export's header and trailer go to
+    /// `manifest` when given (written once the export is complete).
+    static func export(org: UUID, format: AuditExportFormat, fromSeq: Int, manifest: String?,
+                       on connection: Connection) throws -> Int32 {
         let reporter = ProgressReporter(label: "export")
         var last = (done: 0, total: 0)
         let output = FileHandle.standardOutput
-        try AuditExport.export(
+        let lines = try AuditExport.export(
             org: org, fromSeq: fromSeq, format: format, on: connection,
             write: { bytes in try output.write(contentsOf: bytes) },
             progress: { done, total in
@@ -167,6 +226,13 @@ public enum AuditCommand {
                 reporter.update(done: done, total: total)
             })
         reporter.finish(done: last.done, total: last.total)
+        if let manifest {
+            do {
+                try Data(lines.fileBytes).write(to: URL(fileURLWithPath: manifest), options: .atomic)
+            } catch {
+                throw UsageError(message: "--manifest: cannot write \(manifest): \(error.localizedDescription)")
+            }
+        }
         return 0
     }
 }

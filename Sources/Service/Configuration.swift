@@ -45,6 +45,11 @@ public struct Configuration: Sendable {
     public var lookupPepper: Secret?
     /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
     public var passKeys: [(id: String, key: Secret)]
+    /// `HANDOFF_AUDIT_SIGNING_KEY`: base64url of the 32-byte Ed25519 seed of the deployment's audit key, which the
+    /// `checkpoint` role signs chain heads with (docs/audit.md); nil when unset (the role then signs nothing).
+    public var auditSigningKey: Secret?
+    /// `CHECKPOINT_INTERVAL_SECONDS`: the `checkpoint` role signs an org's head at most once per this many seconds.
+    public var checkpointIntervalSeconds: Int
     /// `APPLE_ROOT_CERTIFICATES`: the roots App Store signatures must chain to; Apple Root CA - G3 when unset.
     public var appleTrustRoots: AppleTrustRoots
     /// `RESOLVE_FAILED_LOOKUPS_PER_MINUTE`: failed code lookups the whole deployment may have per minute before IPs
@@ -124,6 +129,9 @@ public struct Configuration: Sendable {
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
+        ("HANDOFF_AUDIT_SIGNING_KEY", "(none)",
+         "base64url of a 32-byte Ed25519 seed: the audit key that signs chain heads (checkpoint role)"),
+        ("CHECKPOINT_INTERVAL_SECONDS", "60", "the checkpoint role signs an org's head at most this often (1–86400)"),
         ("APPLE_ROOT_CERTIFICATES", "(Apple Root CA - G3, built in)",
          "comma-separated PEM/DER files: the roots App Store signatures must chain to"),
         ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
@@ -177,6 +185,9 @@ public struct Configuration: Sendable {
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
         passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }
+        auditSigningKey = try reader.base64URLSecret("HANDOFF_AUDIT_SIGNING_KEY", byteCount: 32...32)
+            .map(Secret.init(bytes:))
+        checkpointIntervalSeconds = try reader.integer("CHECKPOINT_INTERVAL_SECONDS", default: 60, in: 1...86_400)
         appleTrustRoots = try reader.appleTrustRoots("APPLE_ROOT_CERTIFICATES")
         resolveFailedLookupsPerMinute = try reader.integer(
             "RESOLVE_FAILED_LOOKUPS_PER_MINUTE", default: 300, in: 1...1_000_000)

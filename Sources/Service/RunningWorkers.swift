@@ -12,12 +12,15 @@ import Workers
 /// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
-/// pending), and one per queue whose jobs it runs: `mail` (recovery mail), `forward` (store-notification forwards),
-/// `store` (Google Play purchases read from the Play Developer API) and `probe` (the harmless test kind).
+/// pending), `checkpoint` (signs chain heads, docs/audit.md), and one per queue whose jobs it runs: `mail` (recovery
+/// mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
+/// read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
+    /// The roles that are loops of their own rather than consumers of a queue.
+    public static let loops = ["dispatcher", "relay", "sweeper", "checkpoint"]
     /// Every role, in the order they start.
-    public static let roles = ["dispatcher", "relay", "sweeper", RecoveryMailJob.queue, StoreForwardJob.queue,
-                               GooglePlayJob.queue, ProbeJob.queue]
+    public static let roles = loops + [RecoveryMailJob.queue, StoreForwardJob.queue, GooglePlayJob.queue,
+                                       ProbeJob.queue]
 
     private let dispatcher: JobDispatcher?
     private let tasks: [RepeatingTask]
@@ -28,10 +31,10 @@ public final class RunningWorkers: Sendable {
     /// Starts `roles` (names from `roles`); without the identity secrets, recovery mails that should go out fail.
     public init(configuration: Configuration, roles: Set<String>, logger: Logger) throws {
         self.logger = logger
-        let queues = Set(Self.roles.dropFirst(3)).intersection(roles)
+        let queues = Set(Self.roles).subtracting(Self.loops).intersection(roles)
         let threads = configuration.workThreads
         let postgresConfiguration = PostgresConfiguration(
-            url: configuration.databaseURL, poolSize: threads * max(1, queues.count) + 2,
+            url: configuration.databaseURL, poolSize: threads * max(1, queues.count) + 3,
             statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds)
         postgres = Pool(configuration: postgresConfiguration)
         let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
@@ -65,6 +68,7 @@ public final class RunningWorkers: Sendable {
             StoreForwardJob.kind(settings: StoreForwardSettings(forwarder: forwarder, targets: targets)),
             GooglePlayJob.kind(settings: googlePlay),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
+            AuditorForwardJob.kind(forwarder: forwarder),
         ])
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)
         let onError: @Sendable (String) -> @Sendable (any Error) -> Void = { role in
@@ -82,6 +86,16 @@ public final class RunningWorkers: Sendable {
             let sweeper = JobSweeper(pool: postgres, redis: redis, registry: registry, checkAfter: visibility)
             tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
                                        onError: onError("sweeper")) { try sweeper.sweep() > 0 })
+        }
+        if roles.contains("checkpoint") {
+            if let seed = configuration.auditSigningKey, let signer = ChainHeadSigner(seed: seed.bytes) {
+                let checkpoint = Checkpoint(pool: postgres, signer: signer,
+                                            interval: Double(configuration.checkpointIntervalSeconds))
+                tasks.append(RepeatingTask(name: "checkpoint", idleInterval: checkpoint.idleInterval,
+                                           onError: onError("checkpoint")) { try checkpoint.signDue() > 0 })
+            } else {
+                logger.warning("the checkpoint role signs no chain head until HANDOFF_AUDIT_SIGNING_KEY is set")
+            }
         }
         var hostBytes = [CChar](repeating: 0, count: 256)
         let host = gethostname(&hostBytes, 255) == 0

@@ -63,21 +63,25 @@ public enum Subcommands {
               dev       migrate, then serve and work in one process (quick start)
               work [--only ROLE,…]
                         run worker roles until SIGTERM/SIGINT (then finish in-flight jobs and exit 0);
-                        roles: dispatcher, relay, sweeper, mail, probe (default: all; docs/jobs.md)
+                        roles: dispatcher, relay, sweeper, checkpoint, mail, forward, store, probe
+                        (default: all; docs/jobs.md)
               jobs list [--state S] [--org ID] [--limit N] | show ID | retry ID
                         see jobs as JSON; retry puts a dead job back to pending
                         (as MIGRATION_DATABASE_URL)
               replay    rebuild every registered projection from the event log and swap it in
                         (as MIGRATION_DATABASE_URL; progress on stderr)
-              audit verify [--org ID]
-                        recompute every org's hash chain and org_seq continuity; exit 1 naming the
-                        org and first bad org_seq when one is broken (as MIGRATION_DATABASE_URL)
-              audit export --org ID --format jsonl|csv [--from-seq N]
-                        stream an org's history with each event's hashes to stdout (docs/audit.md;
-                        as MIGRATION_DATABASE_URL)
+              audit verify [--org ID [--head HEAD.json [--keys KEYS.json]]]
+                        recompute every org's hash chain and org_seq continuity, and check one
+                        org against a signed head; exit 1 naming the org and first bad org_seq
+                        when one is broken (as MIGRATION_DATABASE_URL)
+              audit export --org ID --format jsonl|csv [--from-seq N] [--manifest FILE]
+                        stream an org's history with each event's hashes to stdout, with a
+                        header and a trailer (docs/audit.md; as MIGRATION_DATABASE_URL)
+              audit head --org ID | audit keys
+                        the org's latest signed chain head; the audit public keys
               admin org|project|key …
-                        create organizations, projects and secret keys (JSON on stdout;
-                        see handoff admin --help)
+                        create organizations, projects and secret keys, set an org's auditor
+                        URL (JSON on stdout; see handoff admin --help)
               help      this text
 
             configuration (environment variables, default in brackets):

@@ -259,7 +259,7 @@ import TestSupport
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
                                  "app_destinations", "app_account_tokens", "store_notifications",
                                  "store_deliveries", "surfaces", "affiliate_campaigns", "affiliates",
-                                 "affiliate_clicks", "affiliate_referrals", "commissions"])
+                                 "affiliate_clicks", "affiliate_referrals", "commissions", "org_auditors"])
         #expect(try snapshot() == live)
     }
 }

@@ -58,22 +58,28 @@ import TestSupport
         let export = try fixture.handoff(["audit", "export", "--org", org.uuidString, "--format", "jsonl"])
         #expect(export.status == .exited(0), "\(export.stderr)")
         let lines = export.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == 5 + 10 + 1 && lines.last == "")
+        #expect(lines.count == 1 + 5 + 10 + 1 + 1 && lines.last == "")
         #expect(export.stderr.contains("15/15"))
         // Each line is canonical JSON: parsing and re-serializing gives it back byte for byte.
         for line in lines.dropLast() { #expect(try EventJSON.parse(line).canonicalText == line) }
         let history = try store.readHistory(org: org)
-        #expect(lines.dropLast() == history.map { AuditExport.json($0).canonicalText }[...])
-        #expect(try EventJSON.parse(lines[0])["prev_hash"] == .string(String(repeating: "0", count: 64)))
+        let zero = String(repeating: "0", count: 64)
+        #expect(lines[0] == #"{"format_version":2,"from_seq":1,"kind":"header","org_id":""#
+            + org.uuidString.lowercased() + #"","partial":false,"prev_hash":""# + zero + #""}"#)
+        #expect(lines[1..<16] == history.map { AuditExport.json($0).canonicalText }[...])
+        #expect(lines[16] == #"{"count":15,"head":null,"kind":"trailer","last_hash":""# + Hex.encode(history[14].hash)
+            + #"","last_org_seq":15}"#)
+        #expect(try EventJSON.parse(lines[1])["prev_hash"] == .string(zero))
 
         let verified = try python([verifierPath, export.stdoutPath])
         #expect(verified.status == .exited(0), "\(verified.stdout)\(verified.stderr)")
-        #expect(verified.stdout.hasPrefix("OK 15 events, org \(org.uuidString.lowercased()), last org_seq 15"))
+        #expect(verified.stdout.hasPrefix("OK 15 events, org \(org.uuidString.lowercased()), org_seq 1-15, "
+            + "last hash \(Hex.encode(history[14].hash))"))
 
         // An auditor's copy altered in one event's data: the script names that org_seq and fails.
         var tampered = lines
-        tampered[3] = tampered[3].replacingOccurrences(of: "10000000000", with: "10000000001")
-        #expect(tampered[3] != lines[3])
+        tampered[4] = tampered[4].replacingOccurrences(of: "10000000000", with: "10000000001")
+        #expect(tampered[4] != lines[4])
         let tamperedPath = export.stdoutPath + ".tampered"
         try tampered.joined(separator: "\n").write(toFile: tamperedPath, atomically: true, encoding: .utf8)
         let refused = try python([verifierPath, tamperedPath])
@@ -82,49 +88,59 @@ import TestSupport
 
         // A dropped line is a gap at its org_seq.
         var holed = lines
-        holed.remove(at: 6)
+        holed.remove(at: 7)
         try holed.joined(separator: "\n").write(toFile: tamperedPath, atomically: true, encoding: .utf8)
         let gap = try python([verifierPath, tamperedPath])
         #expect(gap.status == .exited(1))
         #expect(gap.stdout.contains("BROKEN at org_seq 7"))
 
-        // --from-seq starts mid-chain; the rest still verifies from the first row's prev_hash.
+        // --from-seq starts mid-chain, says so in its header, and verifies from the header's prev_hash.
         let tail = try fixture.handoff(["audit", "export", "--org=\(org.uuidString)", "--format=jsonl",
                                         "--from-seq", "12"])
         #expect(tail.status == .exited(0))
-        #expect(tail.stdout.split(separator: "\n").map(String.init) == Array(lines[11..<15]))
-        #expect(try python([verifierPath, tail.stdoutPath]).status == .exited(0))
+        let tailLines = tail.stdout.split(separator: "\n").map(String.init)
+        #expect(tailLines[0] == #"{"format_version":2,"from_seq":12,"kind":"header","org_id":""#
+            + org.uuidString.lowercased() + #"","partial":true,"prev_hash":""# + Hex.encode(history[10].hash) + #""}"#)
+        #expect(Array(tailLines[1..<5]) == Array(lines[12..<16]))
+        #expect(tailLines[5] == #"{"count":4,"head":null,"kind":"trailer","last_hash":""#
+            + Hex.encode(history[14].hash) + #"","last_org_seq":15}"#)
+        let partial = try python([verifierPath, tail.stdoutPath])
+        #expect(partial.status == .exited(0), "\(partial.stdout)")
+        #expect(partial.stdout.contains("(partial: linked to prev_hash \(Hex.encode(history[10].hash)))"))
     }
 
-    @Test func aCSVExportParsesWithPythonsCSVModuleAndRoundTripsTheHashes() throws {
+    @Test func aCSVExportParsesWithPythonsCSVModuleAndItsManifestCarriesTheHeaderAndTrailer() throws {
         let fixture = try AuditFixture.migrated()
         let org = UUID()
         let store = fixture.store()
         try seed(store, org: org, plain: 3)
-        let csv = try fixture.handoff(["audit", "export", "--org", org.uuidString, "--format", "csv"])
+        let manifest = try TestEnvironment.scratchFolder() + "/manifest-\(UUID().uuidString)"
+        let csv = try fixture.handoff(["audit", "export", "--org", org.uuidString, "--format", "csv",
+                                       "--manifest", manifest])
         #expect(csv.status == .exited(0), "\(csv.stderr)")
         #expect(csv.stdout.hasPrefix(AuditExport.csvColumns.joined(separator: ",") + "\r\n"))
+        #expect(csv.stdout.hasSuffix("\r\n"))
+        let history = try store.readHistory(org: org)
+        let lines = try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(try EventJSON.parse(lines[0])["kind"] == .string("header"))
+        #expect(try EventJSON.parse(lines[1])["last_hash"] == .string(Hex.encode(history.last!.hash)))
         let script = """
             import csv, json, sys
-            sys.path.insert(0, sys.argv[2])
-            import audit_verify
-            ints = ("org_seq", "global_pos", "tx_id", "stream_version", "schema_version")
             with open(sys.argv[1], newline="", encoding="utf-8") as f:
                 rows = list(csv.DictReader(f))
-            lines = []
-            for row in rows:
-                for key in ints: row[key] = int(row[key])
-                for key in ("data", "metadata"): row[key] = json.loads(row[key])
-                lines.append(json.dumps(row))
             print(len(rows), rows[-1]["hash"])
-            print(audit_verify.verify(lines))
             """
-        let parsed = try python(["-c", script, csv.stdoutPath, HandoffBinary.packageRoot() + "/docs"])
-        let history = try store.readHistory(org: org)
+        let parsed = try python(["-c", script, csv.stdoutPath])
         #expect(parsed.status == .exited(0), "\(parsed.stderr)")
-        let output = parsed.stdout.split(separator: "\n").map(String.init)
-        #expect(output.first == "\(history.count) \(Hex.encode(history.last!.hash))")
-        #expect(output.last?.hasPrefix("OK \(history.count) events") == true)
+        #expect(parsed.stdout == "\(history.count) \(Hex.encode(history.last!.hash))\n")
+        let verified = try python([verifierPath, csv.stdoutPath, "--manifest", manifest])
+        #expect(verified.status == .exited(0), "\(verified.stdout)")
+        #expect(verified.stdout.hasPrefix("OK \(history.count) events"))
+        // Without its manifest a CSV export is refused: nothing says where it ends.
+        let refused = try python([verifierPath, csv.stdoutPath])
+        #expect(refused.status == .exited(1))
+        #expect(refused.stdout.hasPrefix("REFUSED"))
     }
 
     @Test func verifyPrintsASummaryThenNamesTheOrgAndSeqOfARowAlteredBehindTheTrigger() throws {
@@ -166,6 +182,12 @@ import TestSupport
             (["audit", "export", "--org", org, "--format", "csv", "--from-seq"], "--from-seq needs a value"),
             (["audit", "verify", "--format", "csv"], "unknown argument \"--format\""),
             (["audit", "prove"], "unknown subcommand \"prove\""),
+            (["audit", "export", "--org", org, "--format", "jsonl", "--manifest", "m"],
+             "--manifest is for --format csv"),
+            (["audit", "head"], "--org is required for head"),
+            (["audit", "keys", "--org", org], "unknown argument \"--org\""),
+            (["audit", "verify", "--head", "h.json"], "--head needs --org"),
+            (["audit", "verify", "--org", org, "--keys", "k.json"], "--keys needs --head"),
             (["audit"], "missing subcommand"),
         ]
         for (arguments, message) in cases {
@@ -180,6 +202,10 @@ import TestSupport
         }
         #expect(try AuditCommand.parse(["export", "--org", org, "--format", "csv", "--from-seq", "3"])
             == .export(org: UUID(uuidString: org)!, format: .csv, fromSeq: 3))
+        #expect(try AuditCommand.parse(["export", "--org", org, "--format", "csv", "--manifest", "m.json"])
+            == .export(org: UUID(uuidString: org)!, format: .csv, fromSeq: 1, manifest: "m.json"))
+        #expect(try AuditCommand.parse(["verify", "--org", org, "--head", "h.json", "--keys", "k.json"])
+            == .verify(org: UUID(uuidString: org)!, head: "h.json", keys: "k.json"))
     }
 
     @Test func theDocumentEmbedsTheVerifierScriptVerbatim() throws {

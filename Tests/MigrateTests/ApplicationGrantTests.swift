@@ -27,11 +27,14 @@ import TestSupport
         "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
+        // Signed chain heads and the audit public keys (0023): append-only, like events.
+        "audit_keys": Grants(table: ["SELECT", "INSERT"]),
         "apps": Grants(table: ["SELECT", "INSERT"],
                        updatable: ["bundle_id", "app_apple_id", "revenuecat_secret", "google_push_audience",
                                    "google_push_service_account", "google_service_account_key", "updated_at"]),
         "buyer_emails": Grants(table: ["SELECT", "INSERT"], updatable: ["verified"]),
         "buyers": Grants(table: ["SELECT", "INSERT"]),
+        "chain_heads": Grants(table: ["SELECT", "INSERT"]),
         "event_orgs": Grants(table: ["SELECT", "INSERT"], updatable: ["last_seq", "last_hash"]),
         "event_subscriptions": Grants(table: ["SELECT", "INSERT"], updatable: ["tx_id", "global_pos", "updated_at"]),
         "events": Grants(table: ["SELECT", "INSERT"]),
@@ -41,6 +44,8 @@ import TestSupport
         // The workers reach `jobs` only through the owner's job_* functions.
         "jobs": Grants(table: []),
         "organizations": Grants(table: ["SELECT", "INSERT"]),
+        // The auditor URL (0023), set and cleared by its projection.
+        "org_auditors": Grants(table: ["SELECT", "INSERT"], updatable: ["url", "updated_at"]),
         "payments": Grants(table: ["SELECT", "INSERT"], updatable: ["refunded_at", "expires_at", "guid"]),
         "projects": Grants(table: ["SELECT", "INSERT"],
                            updatable: ["name", "paywall_url", "return_scheme", "android_package", "ios_bundle_id",
@@ -61,10 +66,12 @@ import TestSupport
         "commissions": Grants(table: ["SELECT", "INSERT"]),
     ]
 
-    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020, 0022).
+    /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020,
+    /// 0022, 0023).
     static let definerFunctions: Set<String> = [
-        "affiliate_org", "app_org", "buyer_org", "event_read_global", "fingerprints_sweep", "handoff_code_org",
-        "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome", "job_lock_for_run", "job_lock_unchecked",
+        "affiliate_org", "app_org", "buyer_org", "chain_heads_due", "event_read_global", "fingerprints_sweep",
+        "handoff_code_org", "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
+        "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]

@@ -139,6 +139,18 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid()::text, 'credit', gen_random_uuid(), gen_random_uuid(), 't', 1, 'USD',
                     gen_random_uuid(), 1, '\\x00', now())
             """),
+        Table(name: "chain_heads", insert: """
+            WITH key AS (INSERT INTO audit_keys (key_id, algorithm, public_key, first_used_at)
+                         VALUES ('00000000000000aa', 'ed25519', decode(repeat('aa', 32), 'hex'), now())
+                         ON CONFLICT DO NOTHING)
+            INSERT INTO chain_heads (org_id, org_seq, hash, recorded_at, signed_at, key_id, signature)
+            VALUES ($1::uuid, 1 + (random() * 1e9)::bigint, \(zeroHash), now(), now(), '00000000000000aa',
+                    decode(repeat('ab', 64), 'hex'))
+            """),
+        Table(name: "org_auditors", insert: """
+            INSERT INTO org_auditors (org_id, url, updated_at)
+            VALUES ($1::uuid, 'https://auditor.example/heads', now())
+            """),
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "rls") }

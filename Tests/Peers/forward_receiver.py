@@ -3,7 +3,7 @@
 worker's code): it checks both signature schemes and records the exact bytes it received.
 
     python3 forward_receiver.py --port PORT --log FILE [--host 127.0.0.1] [--x3-token TOKEN]
-        [--attribloom-secret SECRET] [--tls-cert CERT --tls-key KEY]
+        [--attribloom-secret SECRET] [--audit-public-key HEX] [--tls-cert CERT --tls-key KEY]
 
 Prints "listening" once it accepts connections (over TLS with --tls-cert/--tls-key).
 
@@ -13,12 +13,16 @@ Paths (POST):
   /v1/app-store/assn/<id>   scheme attribloom: body exactly {"signedPayload":"<JWS>"}, content-type application/json,
                             x-ea-timestamp unix seconds (digits), x-ea-signature
                             sha256=<hex HMAC-SHA256(key = secret, timestamp + "." + body)>
+  /audit/...                an org's signed chain head (issue 16): content-type application/json,
+                            x-handoff-audit-key-id <16 hex>, x-handoff-audit-signature ed25519=<128 hex>, the
+                            Ed25519 signature of the body by --audit-public-key (checked with the openssl command)
   /redirect?to=URL          302 to URL, nothing checked
 A query `status=N` makes the answer N after the checks passed (default 200); `answer=TEXT` is the body sent back.
 A request whose checks fail is answered 401 with the reason. Every request is appended to --log as one JSON line:
 {"path", "headers": [[name, value]...], "body_hex", "peer_port", "verdict": "ok" | "<reason>", "signed_payload"?}.
 """
 import argparse
+import base64
 import hashlib
 import hmac
 import json
@@ -26,7 +30,9 @@ import os
 import re
 import signal
 import ssl
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -101,6 +107,30 @@ class Receiver(BaseHTTPRequestHandler):
             return "x-ea-signature does not verify"
         return "ok"
 
+    def check_audit(self, body):
+        public_key = self.settings.audit_public_key
+        if public_key is None:
+            return "no audit public key configured"
+        if self.headers.get("content-type") != "application/json":
+            return "content-type is not application/json"
+        key_id = self.headers.get("x-handoff-audit-key-id") or ""
+        if key_id != hashlib.sha256(bytes.fromhex(public_key)).hexdigest()[:16]:
+            return "x-handoff-audit-key-id is not the id of the audit public key"
+        signature = self.headers.get("x-handoff-audit-signature") or ""
+        if not re.match(r"^ed25519=[0-9a-f]{128}$", signature):
+            return "x-handoff-audit-signature is not ed25519=<128 hex>"
+        spki = bytes.fromhex("302a300506032b6570032100" + public_key)
+        pem = b"-----BEGIN PUBLIC KEY-----\n" + base64.b64encode(spki) + b"\n-----END PUBLIC KEY-----\n"
+        with tempfile.TemporaryDirectory() as folder:
+            files = {}
+            for name, content in (("key.pem", pem), ("body", body), ("signature", bytes.fromhex(signature[8:]))):
+                files[name] = os.path.join(folder, name)
+                with open(files[name], "wb") as file:
+                    file.write(content)
+            result = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", files["key.pem"], "-rawin",
+                                     "-in", files["body"], "-sigfile", files["signature"]], capture_output=True)
+        return "ok" if result.returncode == 0 else "x-handoff-audit-signature does not verify"
+
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
@@ -120,6 +150,8 @@ class Receiver(BaseHTTPRequestHandler):
             verdict = self.check_x3(body)
         elif re.match(r"^/v1/app-store/assn/[^/]+$", url.path):
             verdict = self.check_attribloom(body, record)
+        elif url.path.startswith("/audit/"):
+            verdict = self.check_audit(body)
         else:
             verdict = "unknown path"
         record["verdict"] = verdict
@@ -159,6 +191,7 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--x3-token")
     parser.add_argument("--attribloom-secret")
+    parser.add_argument("--audit-public-key")
     parser.add_argument("--tls-cert")
     parser.add_argument("--tls-key")
     arguments = parser.parse_args()

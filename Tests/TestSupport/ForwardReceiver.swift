@@ -28,9 +28,10 @@ public final class ForwardReceiver: @unchecked Sendable {
     private let process: ChildProcess
 
     /// Starts the receiver on `host` (default 127.0.0.1), over TLS when `tls` is given, verifying x3 signatures with
-    /// `x3Token` and attribloom ones with `attribloomSecret`.
+    /// `x3Token`, attribloom ones with `attribloomSecret` and signed chain heads (`/audit/…`) with `auditPublicKey`
+    /// (the 64 hex digits of an Ed25519 key).
     public init(host: String = "127.0.0.1", x3Token: String? = nil, attribloomSecret: String? = nil,
-                tls: TestCertificateAuthority? = nil) throws {
+                auditPublicKey: String? = nil, tls: TestCertificateAuthority? = nil) throws {
         port = try Shell.freePort()
         base = (tls == nil ? "http" : "https") + "://\(host):\(port)"
         log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(port)-\(UInt32.random(in: 0...UInt32.max))"
@@ -38,6 +39,7 @@ public final class ForwardReceiver: @unchecked Sendable {
                          "--host", host, "--port", "\(port)", "--log", log]
         if let x3Token { arguments += ["--x3-token", x3Token] }
         if let attribloomSecret { arguments += ["--attribloom-secret", attribloomSecret] }
+        if let auditPublicKey { arguments += ["--audit-public-key", auditPublicKey] }
         if let tls { arguments += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
         process = try ChildProcess(arguments)
         for _ in 0..<600 {

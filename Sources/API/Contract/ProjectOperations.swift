@@ -20,6 +20,9 @@ enum ProjectOperations {
         OpenAPILink(name: "payment", operationId: "createPayment", description: "record a payment in this project"),
         OpenAPILink(name: "update", operationId: "updateProject", description: "change the settings"),
         OpenAPILink(name: "history", operationId: "listEvents", description: "read the organization's history"),
+        OpenAPILink(name: "auditHeads", operationId: "listAuditHeads",
+                    description: "read the organization's signed chain heads"),
+        OpenAPILink(name: "auditKeys", operationId: "listAuditKeys", description: "read the audit public keys"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
     ] + AppOperations.projectLinks + AffiliateOperations.projectLinks
 

@@ -41,6 +41,8 @@ extension Route {
         case .affiliateStatement: return CommissionOperations.statement
         case .affiliateLink: return AffiliateOperations.link
         case .bind: return AffiliateOperations.bind
+        case .auditHeads: return AuditOperations.heads
+        case .auditKeys: return AuditOperations.keys
         }
     }
 }
