@@ -128,6 +128,7 @@ import TestSupport
                                    "/v1/m/store/apple/{token}", "/v1/m/store/google/{token}",
                                    "/v1/m/store/revenuecat/{token}", "/v1/app-store/assn/{surfaceId}",
                                    "/s2s/v1/campaigns", "/s2s/v1/affiliates", "/a/{refCode}", "/v1/app-store/bind",
+                                   "/s2s/v1/affiliates/{affiliateId}/statement",
                                    "/s2s/v1/audit/heads", "/s2s/v1/audit/keys"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])

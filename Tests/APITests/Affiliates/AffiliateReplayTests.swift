@@ -42,8 +42,8 @@ import TestSupport
         try owner.execute("DELETE FROM affiliate_campaigns; DELETE FROM affiliates; DELETE FROM affiliate_clicks; "
                           + "UPDATE affiliate_referrals SET guid = NULL")
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
-        #expect(report.tables.suffix(4) == ["affiliate_campaigns", "affiliates", "affiliate_clicks",
-                                            "affiliate_referrals"])
+        let affiliateTables = ["affiliate_campaigns", "affiliates", "affiliate_clicks", "affiliate_referrals"]
+        #expect(report.tables.filter(affiliateTables.contains) == affiliateTables)
         #expect(try snapshot() == live)
     }
 }

@@ -93,6 +93,7 @@ enum RequestTargetFuzz {
         case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
         case .affiliateLink(let refCode): [("refCode", refCode)]
+        case .affiliateStatement(let affiliateId): [("affiliateId", affiliateId)]
         default: []
         }
     }
