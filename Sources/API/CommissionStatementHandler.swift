@@ -6,7 +6,8 @@ import HTTPServer
 /// `GET /s2s/v1/affiliates/{affiliateId}/statement?from=&to=&after=&limit=` (issue 15, docs/affiliates.md
 /// "Commission ledger"): an affiliate of the key's project — its credits and reversals recorded in [from, to), oldest
 /// first, each with its event's `org_seq` and hash, and totals per currency (credited, reversed, net, payable now,
-/// held). Another project's or organization's affiliate is 404.
+/// held). A range with `from` at or after `to` is empty, not an error. Another project's or organization's affiliate
+/// is 404.
 enum CommissionStatementHandler {
     static let defaultLimit = CommissionStatement.maxLimit
     /// The largest `after` taken (an org_seq).
@@ -24,7 +25,6 @@ enum CommissionStatementHandler {
         let now = environment.clock()
         let from = try instant(request.query["from"], name: "from") ?? Date(timeIntervalSince1970: 0)
         let to = try instant(request.query["to"], name: "to") ?? now
-        guard from < to else { throw APIError.validation("query parameter 'from' must be before 'to'") }
         let limit = try EventsHandler.integer(request.query["limit"], name: "limit", default: defaultLimit,
                                               range: 1...CommissionStatement.maxLimit)
         let after = try request.query["after"].map {

@@ -39,7 +39,6 @@ extension AdminCommand {
         let now = Date()
         let from = try instant("--from") ?? Date(timeIntervalSince1970: 0)
         let to = try instant("--to") ?? now
-        guard from < to else { throw UsageError(message: "--from must be before --to") }
         return .statement(CommissionStatement.Query(affiliate: affiliate, project: project, org: nil, from: from,
                                                     to: to, asOf: now), format)
     }

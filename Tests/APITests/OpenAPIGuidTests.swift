@@ -57,7 +57,8 @@ import Testing
         for (route, schemas) in found {
             for schema in schemas { #expect(schema as? [String: String] == Self.guidRef, "\(route)") }
         }
-        // Parameters and request and answer properties, the answers' `data.guid` included.
-        #expect(found.values.map(\.count).reduce(0, +) == 14)
+        // Parameters and request and answer properties, the answers' `data.guid` included; bind's body names it in
+        // both of its variants (a click id, or a referral code).
+        #expect(found.values.map(\.count).reduce(0, +) == 15)
     }
 }

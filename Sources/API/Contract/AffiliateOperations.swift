@@ -127,11 +127,18 @@ enum AffiliateOperations {
             + "Idempotent per token and click; a token's referral is not replaced while its window is open (first "
             + "touch wins): the answer reports the referral that holds. null counts as absent.",
         tag: "public",
-        body: .object([
-            .required("projectId", ContractFields.projectId),
-            .optional("signedClickId", ContractFields.signedClickId.nullable()),
-            .optional("refCode", ContractFields.refCode.nullable()),
-            .optional("guid", ContractFields.guid),
+        // Exactly one of the two, each variant allowing the other only as null (which counts as absent).
+        body: .oneOf([
+            .object([
+                .required("projectId", ContractFields.projectId),
+                .required("signedClickId", ContractFields.signedClickId), .optional("refCode", .null),
+                .optional("guid", ContractFields.guid),
+            ]),
+            .object([
+                .required("projectId", ContractFields.projectId),
+                .required("refCode", ContractFields.refCode), .optional("signedClickId", .null),
+                .optional("guid", ContractFields.guid),
+            ]),
         ]),
         responses: [
             .json(200, "the token and the referral that holds for it", ContractSchemas.success(.object([

@@ -28,6 +28,7 @@ extension ContractFields {
         let renewals = JSONSchema.integer(minimum: CommissionRule.renewals.lowerBound,
                                           maximum: CommissionRule.renewals.upperBound)
             .described("renewals after the first purchase that also earn, default 0 (the first purchase only)")
+            .nullable()
         return .oneOf([
             .object([
                 .required("type", .constant("percent")),
