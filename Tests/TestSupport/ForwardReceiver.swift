@@ -37,8 +37,9 @@ public final class ForwardReceiver: @unchecked Sendable {
         log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(port)-\(UInt32.random(in: 0...UInt32.max))"
         var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/Tests/Peers/forward_receiver.py",
                          "--host", host, "--port", "\(port)", "--log", log]
-        if let x3Token { arguments += ["--x3-token", x3Token] }
-        if let attribloomSecret { arguments += ["--attribloom-secret", attribloomSecret] }
+        // `--name=value`: a store token may begin with `-`, which argparse would read as an option.
+        if let x3Token { arguments += ["--x3-token=" + x3Token] }
+        if let attribloomSecret { arguments += ["--attribloom-secret=" + attribloomSecret] }
         if let auditPublicKey { arguments += ["--audit-public-key", auditPublicKey] }
         if let tls { arguments += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
         process = try ChildProcess(arguments)

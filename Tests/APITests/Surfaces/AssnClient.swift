@@ -29,7 +29,7 @@ struct AssnClient {
     }
 
     private func arguments(timestamp: Int64?, ageSeconds: Int, tamper: String?) -> [String] {
-        var arguments = ["--secret", secret, "--signed-payload", signedPayload, "--age-seconds", String(ageSeconds)]
+        var arguments = ["--secret=" + secret, "--signed-payload=" + signedPayload, "--age-seconds", String(ageSeconds)]
         if let timestamp { arguments += ["--timestamp", String(timestamp)] }
         if let tamper { arguments += ["--tamper", tamper] }
         return arguments
