@@ -13,19 +13,29 @@ public final class EventLog: Sendable {
     /// Run, in order, for every appended event inside the append transaction.
     public let projections: [any InlineProjection]
 
-    /// Batches concurrent `append`s per org.
-    private let groupCommit: GroupCommit
+    /// Batches concurrent `append`s per lane of orgs.
+    private let groupCommit: GroupCommit<AppendCommand, [RecordedEvent]>
+    /// The lanes of `append`'s batches.
+    private let appendLanes: OrgLanes
+    /// Batches concurrent `transact`s per org (one lane per org: a transaction locks one counter row).
+    private let commandCommit: GroupCommit<BatchedCommand, Void>
 
     /// Creates a store over `pool` with the inline projections it keeps up to date.
     ///
-    /// Group commit (`append` only): `maxBatch` bounds how many concurrent calls share a transaction (1 turns it
-    /// off); `batchLanes` 0 batches calls for the same org only, n > 0 lets the orgs of each of n lanes share one
-    /// (2 gave 13–23 % more events/s than 4 across 50 orgs, in every round: fewer, larger batches share Postgres's
+    /// Group commit of `append`: `maxBatch` bounds how many concurrent calls share a transaction (1 turns it off);
+    /// `batchLanes` 0 batches calls for the same org only, n > 0 lets the orgs of each of n lanes share one (2 gave
+    /// 13–23 % more events/s than 4 across 50 orgs, in every round: fewer, larger batches share Postgres's
     /// per-statement work; docs/event-store.md "Benchmark").
-    public init(pool: Pool, projections: [any InlineProjection] = [], maxBatch: Int = 64, batchLanes: Int = 2) {
+    /// Group commit of `transact`: `commandBatch` bounds how many concurrent commands of one org share a transaction
+    /// (1 turns it off; each command is a savepoint, and a transaction keeps at most 64 subtransaction ids in
+    /// shared memory before every snapshot gets slower, so keep it well under 64).
+    public init(pool: Pool, projections: [any InlineProjection] = [], maxBatch: Int = 64, batchLanes: Int = 2,
+                commandBatch: Int = 16) {
         self.pool = pool
         self.projections = projections
-        self.groupCommit = GroupCommit(maxBatch: maxBatch, lanes: batchLanes)
+        self.groupCommit = GroupCommit(maxBatch: maxBatch)
+        self.appendLanes = OrgLanes(batchLanes)
+        self.commandCommit = GroupCommit(maxBatch: commandBatch)
     }
 
     /// Appends `events` to `stream` of `org` in a transaction of its own; returns them as recorded.
@@ -41,7 +51,7 @@ public final class EventLog: Sendable {
     ) throws -> [RecordedEvent] {
         let command = try AppendCommand(org: org, stream: stream, expectedVersion: expectedVersion, events: events,
                                         metadata: metadata)
-        return try groupCommit.append(command) { batch in
+        return try groupCommit.run(command, lane: appendLanes.lane(of: org)) { batch in
             do {
                 return try run(batch).map { $0.mapError { $0 as any Error } }
             } catch where batch.count > 1 {
@@ -89,6 +99,23 @@ public final class EventLog: Sendable {
     public func transact<T>(in scope: OrgScope, maxAttempts: Int = 5, _ body: (EventTransaction) throws -> T)
         throws -> T
     {
+        guard commandCommit.maxBatch > 1, let lane = try commandLane(of: scope) else {
+            return try transactAlone(in: scope, maxAttempts: maxAttempts, body)
+        }
+        var output: T?
+        try withoutActuallyEscaping(body) { body in
+            let command = BatchedCommand(scope: scope, maxAttempts: maxAttempts) { output = try body($0) }
+            defer { command.release() }
+            try commandCommit.run(command, lane: lane) { batch in runCommands(batch) }
+        }
+        guard let output else { throw EventStoreError.malformedRow("a batched command finished without a result") }
+        return output
+    }
+
+    /// One command in a transaction of its own, with the retry policy of `transact`.
+    private func transactAlone<T>(in scope: OrgScope, maxAttempts: Int, _ body: (EventTransaction) throws -> T)
+        throws -> T
+    {
         var attempt = 1
         while true {
             do {
@@ -98,6 +125,40 @@ public final class EventLog: Sendable {
             } catch let error where attempt < maxAttempts && Self.isRetryable(error) {
                 attempt += 1
             }
+        }
+    }
+
+    /// The group-commit lane of a command: its org, found by the scope's lookup when the scope names none (one
+    /// autocommitted read); nil (run alone) for a scope of several orgs or a lookup that finds none.
+    private func commandLane(of scope: OrgScope) throws -> String? {
+        switch scope.target {
+        case .orgs(let orgs):
+            return orgs.count == 1 ? orgs[0].uuidString : nil
+        case .lookup(let lookup, let argument):
+            let rows = try pool.withConnection {
+                try $0.queryPrepared("SELECT \(lookup.function)($1)::text AS org", [argument]).rows
+            }
+            return rows.first?["org"].flatMap(UUID.init(uuidString:))?.uuidString
+        }
+    }
+
+    /// Runs one batch of commands: alone when it is one, else in one transaction (`CommandBatch`). When the batch's
+    /// transaction fails as a whole (its COMMIT or one of its own statements), nothing of it was kept: each command
+    /// runs again alone, unless the connection was lost (then whether COMMIT happened is unknown, and every command
+    /// gets the error, as it would alone).
+    private func runCommands(_ batch: [BatchedCommand]) -> [Result<Void, any Error>] {
+        let alone = { (command: BatchedCommand) in
+            Result { try self.transactAlone(in: command.scope, maxAttempts: command.maxAttempts, command.run) }
+        }
+        guard batch.count > 1 else { return batch.map(alone) }
+        do {
+            return try pool.transaction { connection in
+                try CommandBatch(connection: connection, projections: projections).run(batch)
+            }
+        } catch let error as PostgresError where [.connectionLost, .connectFailed, .poolTimeout].contains(error.kind) {
+            return batch.map { _ in .failure(error) }
+        } catch {
+            return batch.map(alone)
         }
     }
 

@@ -17,8 +17,19 @@ public struct OrgScope: Sendable, Equatable {
 
     /// The statement that sets the scope; its one row's `org_ids` is the setting's new value.
     public let statement: Statement
+    /// Whose rows: orgs named outright, or the one a lookup finds (group commit picks a command's lane by it).
+    let target: Target
 
-    private init(_ statement: Statement) { self.statement = statement }
+    /// The orgs a scope names: known, or found by a lookup function when the statement runs.
+    enum Target: Sendable, Equatable {
+        case orgs([UUID])
+        case lookup(OrgLookup, PostgresValue)
+    }
+
+    private init(_ statement: Statement, target: Target) {
+        self.statement = statement
+        self.target = target
+    }
 
     /// The rows of one organization.
     public static func org(_ org: UUID) -> OrgScope { orgs([org]) }
@@ -27,7 +38,7 @@ public struct OrgScope: Sendable, Equatable {
     public static func orgs(_ orgs: [UUID]) -> OrgScope {
         let text = orgs.map { $0.uuidString.lowercased() }.joined(separator: ",")
         return OrgScope(Statement("SELECT set_config('\(setting)', $1, true) AS org_ids", [.text(text)],
-                                  prepared: true))
+                                  prepared: true), target: .orgs(orgs))
     }
 
     /// The rows of the organization that `lookup` names for `argument` (a credential's hash, a public id), found
@@ -36,6 +47,6 @@ public struct OrgScope: Sendable, Equatable {
     public static func orgOf(_ lookup: OrgLookup, _ argument: PostgresValue) -> OrgScope {
         OrgScope(Statement(
             "SELECT set_config('\(setting)', coalesce(\(lookup.function)($1)::text, ''), true) AS org_ids",
-            [argument], prepared: true))
+            [argument], prepared: true), target: .lookup(lookup, argument))
     }
 }

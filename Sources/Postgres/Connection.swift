@@ -140,7 +140,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Whether a statement failed inside the open transaction block, so only ROLLBACK is accepted.
-    var isInFailedTransaction: Bool { transactionStatus == PQTRANS_INERROR }
+    public var isInFailedTransaction: Bool { transactionStatus == PQTRANS_INERROR }
 
     /// Makes the connection fit to hand to the next caller: rolls back an open or failed transaction.
     /// Returns false when it is broken or could not be cleaned, so it must be closed instead.

@@ -157,7 +157,9 @@ import TestSupport
 
     @Test func parallelAppendsWithTheSameExpectedVersionLetExactlyOneThrough() throws {
         let fixture = try EventStoreFixture.migrated()
-        let store = fixture.store(poolSize: 8)
+        // Racers in separate transactions, as in separate processes: without group commit of commands (which would
+        // run them one after another in one transaction, each reading the version the one before it left).
+        let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), commandBatch: 1)
         let org = UUID()
         try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(0)],
                          metadata: testMetadata)

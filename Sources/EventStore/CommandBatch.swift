@@ -1,0 +1,77 @@
+import Foundation
+import Postgres
+
+/// One command waiting for a group-commit batch (`EventLog.transact`): its org scope, its retry budget, and its body.
+///
+/// The body is the caller's decider with its result type erased (it writes its result where the caller reads it).
+/// It is a non-escaping closure made escapable for the time the caller waits (`withoutActuallyEscaping`): the caller
+/// calls `release()` before it returns, and nothing else keeps the body.
+final class BatchedCommand: @unchecked Sendable {
+    let scope: OrgScope
+    let maxAttempts: Int
+    private var body: ((EventTransaction) throws -> Void)?
+
+    init(scope: OrgScope, maxAttempts: Int, body: @escaping (EventTransaction) throws -> Void) {
+        self.scope = scope
+        self.maxAttempts = maxAttempts
+        self.body = body
+    }
+
+    /// Runs the decider once in `transaction`.
+    func run(_ transaction: EventTransaction) throws {
+        guard let body else { throw EventStoreError.malformedRow("a batched command ran after its caller left") }
+        try body(transaction)
+    }
+
+    /// Drops the body (the caller is about to return).
+    func release() { body = nil }
+}
+
+/// Runs a batch of commands in one open transaction, a savepoint each: a command's refusal, conflict or failure rolls
+/// back only itself, and a retryable one runs again at once with fresh reads (which see the commands before it in
+/// the batch and everything committed), up to its own `maxAttempts`.
+///
+/// Each command sets its own org scope after its savepoint, so row-level security holds per command. Round trips per
+/// command: one for `RELEASE` of the previous savepoint, `SAVEPOINT` and the scope (pipelined), then its own
+/// statements. Throws only when the transaction itself is lost (a statement of the batch's own failed): then
+/// nothing of the batch may be kept.
+struct CommandBatch {
+    static let savepoint = "command"
+
+    let connection: Connection
+    let projections: [any InlineProjection]
+
+    /// One result per command, in order; throws when the whole batch is lost.
+    func run(_ batch: [BatchedCommand]) throws -> [Result<Void, any Error>] {
+        var results: [Result<Void, any Error>] = []
+        results.reserveCapacity(batch.count)
+        var savepointOpen = false
+        for command in batch {
+            var attempt = 1
+            while true {
+                var opening = [Statement("SAVEPOINT \(Self.savepoint)"), command.scope.statement]
+                if savepointOpen { opening.insert(Statement("RELEASE SAVEPOINT \(Self.savepoint)"), at: 0) }
+                _ = try connection.pipeline(opening)
+                savepointOpen = true
+                do {
+                    try command.run(EventTransaction(connection: connection, projections: projections))
+                    if connection.isInFailedTransaction {
+                        throw PostgresError(kind: .other, message: "a command swallowed a statement error")
+                    }
+                    results.append(.success(()))
+                    break
+                } catch {
+                    if connection.isBroken { throw error }
+                    try connection.execute("ROLLBACK TO SAVEPOINT \(Self.savepoint)")
+                    if attempt < command.maxAttempts && EventLog.isRetryable(error) {
+                        attempt += 1
+                        continue
+                    }
+                    results.append(.failure(error))
+                    break
+                }
+            }
+        }
+        return results
+    }
+}
