@@ -1,7 +1,8 @@
 -- bench/resolve, step 1: records payments through POST /s2s/v1/payments (the real path) and keeps the handoff code
 -- and install token of each answer in <CODES_DIR>/codes-<thread>.txt, one per line. Keys rotate over KEYS
 -- (space-separated) so the per-key S2S limit does not throttle the minting. Prints "payments <n> non200 <n> seconds <x>"
--- (answers with a code, other answers, and the run's length as wrk measured it).
+-- (answers with a code, other answers, and the run's length as wrk measured it) and "p50_ms p99_ms p999_ms". RATE
+-- (requests/s, all connections together; CONNECTIONS must be set) paces the run; unset = as fast as possible.
 local threads = {}
 local counter = 0
 
@@ -20,6 +21,15 @@ function init(args)
     run = os.getenv("RUN_ID") or "r"
     ok = 0
     failed = 0
+    local rate = tonumber(os.getenv("RATE") or "0")
+    -- wrk calls delay() before each request of a connection: connections × 1000 / rate ms keeps the total at rate.
+    pause = rate > 0 and (tonumber(os.getenv("CONNECTIONS")) * 1000 / rate) or 0
+end
+
+if tonumber(os.getenv("RATE") or "0") > 0 then
+    function delay()
+        return pause
+    end
 end
 
 local function hex(digits)
@@ -61,5 +71,7 @@ function done(summary, latency, requests)
         payments = payments + (thread:get("ok") or 0)
         other = other + (thread:get("failed") or 0)
     end
-    io.write(string.format("payments %d non200 %d seconds %.3f\n", payments, other, summary.duration / 1e6))
+    io.write(string.format("payments %d non200 %d seconds %.3f p50_ms %.2f p99_ms %.2f p999_ms %.2f\n", payments,
+        other, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+        latency:percentile(99.9) / 1000))
 end

@@ -1,6 +1,6 @@
 -- bench/resolve, steps 2–3: GET /public/handoff/resolve with a fresh code per request, read from CODES (one per line;
 -- thread i of n takes lines i, i+n, …). RATE (requests/s, all connections together) paces the run; unset = as fast
--- as possible. Prints "rps <n> p99_ms <x> non200 <n> exhausted <n>".
+-- as possible. Prints "rps <n> p99_ms <x> non200 <n> exhausted <n> p50_ms <x> p999_ms <x>".
 local threads = {}
 local counter = 0
 
@@ -44,7 +44,7 @@ end
 function done(summary, latency, requests)
     local out_of_codes = 0
     for _, thread in ipairs(threads) do out_of_codes = out_of_codes + (thread:get("exhausted") or 0) end
-    io.write(string.format("rps %.1f p99_ms %.2f non200 %d exhausted %d\n",
+    io.write(string.format("rps %.1f p99_ms %.2f non200 %d exhausted %d p50_ms %.2f p999_ms %.2f\n",
         summary.requests / (summary.duration / 1e6), latency:percentile(99) / 1000,
-        summary.errors.status, out_of_codes))
+        summary.errors.status, out_of_codes, latency:percentile(50) / 1000, latency:percentile(99.9) / 1000))
 end
