@@ -1,5 +1,6 @@
 -- bench/commands: tables shaped like the server's (events, counters, buyers, payments, codes), for pgbench's side.
 -- Run with -v orgs=N; drops what an earlier phase left. 400 000 fresh codes for the resolve script.
+SET client_min_messages = warning;
 DROP TABLE IF EXISTS bench_events, bench_orgs, bench_buyers, bench_buyer_emails, bench_keys, bench_payments,
     bench_codes;
 DROP SEQUENCE IF EXISTS bench_next, bench_pay;
