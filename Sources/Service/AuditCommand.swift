@@ -35,6 +35,7 @@ public enum AuditCommand {
                handoff audit export --org ID --format jsonl|csv [--from-seq N] [--manifest FILE]
                handoff audit head --org ID
                handoff audit keys
+        \(reportUsage)
         """
 
     /// The arguments each subcommand takes.
@@ -76,7 +77,7 @@ public enum AuditCommand {
     }
 
     /// `--name value` or `--name=value` pairs among `known`; an unknown, repeated or valueless one is refused.
-    private static func flags(_ arguments: [String], known: Set<String>) throws -> [String: String] {
+    static func flags(_ arguments: [String], known: Set<String>) throws -> [String: String] {
         var options: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -128,6 +129,9 @@ public enum AuditCommand {
         if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
             print(usage)
             return 0
+        }
+        if arguments.first == "report" {
+            return runReport(arguments: Array(arguments.dropFirst()), environment: environment)
         }
         let action: Action
         do {
