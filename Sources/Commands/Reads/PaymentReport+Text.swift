@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation

@@ -8,8 +8,8 @@ import Postgres
 /// totals — computed at the org's latest signed chain head.
 ///
 /// Only events with `org_seq` ≤ that head's count, so the report is reproducible from any `handoff audit export`
-/// that reaches the head: every figure is a sum over the export's events. An org without a signed head yet gets an empty
-/// report (`head` nil, `throughOrgSeq` 0). The range is on each event's `recorded_at`: [`from`, `to`), unbounded
+/// that reaches the head: every figure is a sum over the export's events. An org without a signed head yet gets an
+/// empty report (`head` nil, `throughOrgSeq` 0). The range is on each event's `recorded_at`: [`from`, `to`), unbounded
 /// where nil, empty when `from` is not before `to`.
 public struct PaymentReport: Sendable, Equatable {
     /// How the groups are keyed.
