@@ -57,8 +57,8 @@ extension PaymentReport {
     private var headerMembers: [String: ReportJSON] {
         [
             "orgId": .text(org.uuidString.lowercased()),
-            "from": query.from.map { .text(ChainHead.canonicalTime($0)) } ?? .null,
-            "to": query.to.map { .text(ChainHead.canonicalTime($0)) } ?? .null,
+            "from": query.from.map { .text(PaymentReport.instantText($0)) } ?? .null,
+            "to": query.to.map { .text(PaymentReport.instantText($0)) } ?? .null,
             "groupBy": .text(query.grouping.rawValue),
             "head": head.map { .raw($0.json.canonicalText) } ?? .null,
             "throughOrgSeq": .number(String(throughOrgSeq)),

@@ -66,7 +66,7 @@ public struct PaymentReport: Sendable, Equatable {
         }
         let rows = try connection.query(sql(query.grouping), [
             .text(org.uuidString.lowercased()), .int(head.orgSeq),
-            .optional(query.from.map(ChainHead.canonicalTime)), .optional(query.to.map(ChainHead.canonicalTime)),
+            .optional(query.from.map(instantText)), .optional(query.to.map(instantText)),
         ]).rows
         var groups: [PaymentReportLine] = []
         var totals: [PaymentReportLine] = []
@@ -77,6 +77,17 @@ public struct PaymentReport: Sendable, Equatable {
             if isTotal { totals.append(line) } else { groups.append(line) }
         }
         return PaymentReport(org: org, query: query, head: head, groups: groups, totals: totals)
+    }
+
+    /// `date` to the millisecond (what `RFC3339.parse` keeps), in the canonical UTC form of `recorded_at`
+    /// (`YYYY-MM-DDTHH:MM:SS.fff000Z`): the bound the query uses and the report shows. Rounded, not cut, so a
+    /// millisecond that a `Double` holds as …999.99 µs stays itself.
+    public static func instantText(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let fraction = String(milliseconds - seconds * 1000)
+        let whole = ChainHead.canonicalTime(Date(timeIntervalSince1970: Double(seconds)))
+        return whole.prefix(20) + String(repeating: "0", count: 3 - fraction.count) + fraction + "000Z"
     }
 
     /// One query: the facts (payments, refunds with their payment's currency, product and amount, commission
