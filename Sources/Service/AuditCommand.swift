@@ -47,10 +47,11 @@ public enum AuditCommand {
     /// Parses the arguments after `audit`; throws `UsageError` naming the bad argument.
     public static func parse(_ arguments: [String]) throws -> Action {
         guard let subcommand = arguments.first else {
-            throw UsageError(message: "missing subcommand (verify, export, head or keys)")
+            throw UsageError(message: "missing subcommand (verify, export, head, keys or report)")
         }
         guard let known = subcommands[subcommand] else {
-            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify, export, head or keys)")
+            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify, export, head, keys or "
+                + "report)")
         }
         let options = try flags(Array(arguments.dropFirst()), known: known)
         let org = try options["--org"].map { text in
