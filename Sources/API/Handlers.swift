@@ -56,6 +56,7 @@ enum Handlers {
         case .bind: return try BindHandler.bind(request, context, environment)
         case .auditHeads: return try AuditHandler.heads(request, context, environment)
         case .auditKeys: return try AuditHandler.keys(request, context, environment)
+        case .paymentReport: return try PaymentReportHandler.report(request, context, environment)
         }
     }
 }

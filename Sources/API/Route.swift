@@ -65,6 +65,8 @@ public enum Route: Sendable, Equatable {
     case auditHeads
     /// `GET /s2s/v1/audit/keys`: every public key of the deployment's audit key (old ones stay listed).
     case auditKeys
+    /// `GET /s2s/v1/reports/payments?from=&to=&groupBy=`: the organization's payment report at its signed chain head.
+    case paymentReport
     /// `POST /v1/m/store/{apple|google|revenuecat}/{token}`: a store's server notification for the app whose store
     /// token is `token`.
     case storeNotification(store: NotificationStore, token: String)
@@ -122,6 +124,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/public/app-account-token") { _ in .appAccountToken },
         Endpoint(.get, "/s2s/v1/audit/heads") { _ in .auditHeads },
         Endpoint(.get, "/s2s/v1/audit/keys") { _ in .auditKeys },
+        Endpoint(.get, "/s2s/v1/reports/payments") { _ in .paymentReport },
         Endpoint(.post, "/v1/m/store/apple/{token}") { .storeNotification(store: .apple, token: $0["token"] ?? "") },
         Endpoint(.post, "/v1/m/store/google/{token}") { .storeNotification(store: .google, token: $0["token"] ?? "") },
         Endpoint(.post, "/v1/m/store/revenuecat/{token}") {
@@ -166,7 +169,7 @@ public enum Route: Sendable, Equatable {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
-             .auditHeads, .auditKeys: return 0
+             .auditHeads, .auditKeys, .paymentReport: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
         case .createUser, .addDestination: return 8192
@@ -192,7 +195,7 @@ public enum Route: Sendable, Equatable {
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
-             .auditHeads, .auditKeys:
+             .auditHeads, .auditKeys, .paymentReport:
             return .secretKey
         }
     }

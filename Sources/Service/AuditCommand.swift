@@ -35,6 +35,7 @@ public enum AuditCommand {
                handoff audit export --org ID --format jsonl|csv [--from-seq N] [--manifest FILE]
                handoff audit head --org ID
                handoff audit keys
+        \(reportUsage)
         """
 
     /// The arguments each subcommand takes.
@@ -46,10 +47,11 @@ public enum AuditCommand {
     /// Parses the arguments after `audit`; throws `UsageError` naming the bad argument.
     public static func parse(_ arguments: [String]) throws -> Action {
         guard let subcommand = arguments.first else {
-            throw UsageError(message: "missing subcommand (verify, export, head or keys)")
+            throw UsageError(message: "missing subcommand (verify, export, head, keys or report)")
         }
         guard let known = subcommands[subcommand] else {
-            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify, export, head or keys)")
+            throw UsageError(message: "unknown subcommand \"\(subcommand)\" (expected verify, export, head, keys or "
+                + "report)")
         }
         let options = try flags(Array(arguments.dropFirst()), known: known)
         let org = try options["--org"].map { text in
@@ -76,7 +78,7 @@ public enum AuditCommand {
     }
 
     /// `--name value` or `--name=value` pairs among `known`; an unknown, repeated or valueless one is refused.
-    private static func flags(_ arguments: [String], known: Set<String>) throws -> [String: String] {
+    static func flags(_ arguments: [String], known: Set<String>) throws -> [String: String] {
         var options: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -128,6 +130,9 @@ public enum AuditCommand {
         if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
             print(usage)
             return 0
+        }
+        if arguments.first == "report" {
+            return runReport(arguments: Array(arguments.dropFirst()), environment: environment)
         }
         let action: Action
         do {

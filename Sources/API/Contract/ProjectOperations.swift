@@ -23,6 +23,8 @@ enum ProjectOperations {
         OpenAPILink(name: "auditHeads", operationId: "listAuditHeads",
                     description: "read the organization's signed chain heads"),
         OpenAPILink(name: "auditKeys", operationId: "listAuditKeys", description: "read the audit public keys"),
+        OpenAPILink(name: "paymentReport", operationId: "getPaymentReport",
+                    description: "read the organization's payment report at its signed chain head"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
     ] + AppOperations.projectLinks + AffiliateOperations.projectLinks
 

@@ -43,6 +43,7 @@ extension Route {
         case .bind: return AffiliateOperations.bind
         case .auditHeads: return AuditOperations.heads
         case .auditKeys: return AuditOperations.keys
+        case .paymentReport: return ReportOperations.payments
         }
     }
 }
