@@ -28,10 +28,11 @@ public struct WriteModel: Sendable {
     /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
     public let surfaces: SurfaceModel?
 
-    /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own).
+    /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
+    /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
-                forwardAddresses: ForwardAddresses = ForwardAddresses()) {
-        let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
+                forwardAddresses: ForwardAddresses = ForwardAddresses(), commandBatch: Int = 16) {
+        let log = EventLog(pool: pool, projections: ProjectionRegistry.service, commandBatch: commandBatch)
         self.log = log
         self.projects = ProjectLookup(pool: pool)
         self.createOrganization = CreateOrganization(log: log)

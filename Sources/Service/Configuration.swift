@@ -13,6 +13,8 @@ public struct Configuration: Sendable {
     public var migrationDatabaseURL: String
     public var databasePoolSize: Int
     public var databaseStatementTimeoutMilliseconds: Int
+    /// `COMMAND_BATCH_SIZE`: the most concurrent commands of one org that share a transaction (group commit); 1 = off.
+    public var commandBatchSize: Int
     public var redisURL: String
     public var redisPoolSize: Int
     public var redisTimeoutMilliseconds: Int
@@ -108,6 +110,7 @@ public struct Configuration: Sendable {
         ("MIGRATION_DATABASE_URL", "DATABASE_URL", "Postgres owner role: migrate, replay, audit, jobs"),
         ("DATABASE_POOL_SIZE", "HTTP_THREADS", "Postgres connections per process (1–200)"),
         ("DATABASE_STATEMENT_TIMEOUT_MS", "10000", "statement_timeout of every connection (100–600000)"),
+        ("COMMAND_BATCH_SIZE", "16", "concurrent commands of one org sharing a transaction (1–32; 1 = no group commit)"),
         ("REDIS_URL", "redis://127.0.0.1:6379", "Redis: redis://[:password@]host[:port][/db] or unix:///path"),
         ("REDIS_POOL_SIZE", "HTTP_THREADS", "Redis connections per process (1–200)"),
         ("REDIS_TIMEOUT_MS", "1000", "Redis connect and per-command timeout (10–60000)"),
@@ -165,6 +168,7 @@ public struct Configuration: Sendable {
         databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", default: httpThreads, in: 1...200)
         databaseStatementTimeoutMilliseconds = try reader.integer(
             "DATABASE_STATEMENT_TIMEOUT_MS", default: 10_000, in: 100...600_000)
+        commandBatchSize = try reader.integer("COMMAND_BATCH_SIZE", default: 16, in: 1...32)
         redisURL = try reader.redisURL("REDIS_URL", default: "redis://127.0.0.1:6379")
         redisPoolSize = try reader.integer("REDIS_POOL_SIZE", default: httpThreads, in: 1...200)
         redisTimeoutMilliseconds = try reader.integer("REDIS_TIMEOUT_MS", default: 1000, in: 10...60_000)

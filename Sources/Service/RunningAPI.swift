@@ -53,7 +53,8 @@ public final class RunningAPI: Sendable {
         }
         environment = Environment(
             model: WriteModel(pool: postgres, secrets: identity, forwardAddresses: ForwardAddresses(
-                allowed: configuration.forwardAllowedNetworks)), redis: redis, metrics: metrics, logger: logger,
+                allowed: configuration.forwardAllowedNetworks), commandBatch: configuration.commandBatchSize),
+            redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes,
             s2sLimit: Environment.defaultS2SLimit.scaled(by: factor),
             authFailureLimit: Environment.defaultAuthFailureLimit.scaled(by: factor),

@@ -43,7 +43,8 @@ public final class RunningWorkers: Sendable {
             url: configuration.redisURL, poolSize: threads * max(1, queues.count) + 3, connectTimeout: redisTimeout,
             commandTimeout: max(redisTimeout, 3)))
         redisPools = [redis]
-        let store = EventLog(pool: postgres, projections: ProjectionRegistry.service)
+        let store = EventLog(pool: postgres, projections: ProjectionRegistry.service,
+                             commandBatch: configuration.commandBatchSize)
         let identity = configuration.identity.map { IdentityContext(log: store, secrets: $0) }
         if identity == nil && queues.contains(RecoveryMailJob.queue) {
             logger.warning("recovery mail jobs for known buyers go dead until HANDOFF_MASTER_KEY, "
