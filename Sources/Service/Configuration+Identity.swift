@@ -19,8 +19,8 @@ extension Configuration {
 }
 
 extension EnvironmentReader {
-    /// `base64url,base64url,…` (spaces around items ignored), each exactly 32 bytes; empty when unset. A key is never
-    /// echoed: a problem names its position.
+    /// `base64url,base64url,…` (spaces around items ignored), each exactly 32 bytes; empty when unset. A key is
+    /// never echoed: a problem names its position.
     func masterKeyList(_ name: String) throws -> [[UInt8]] {
         guard let raw = text(name) else { return [] }
         return try raw.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { index, item in
