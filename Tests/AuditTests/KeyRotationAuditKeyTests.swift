@@ -14,7 +14,8 @@ import Workers
     /// The signer a `checkpoint` process started with `HANDOFF_AUDIT_SIGNING_KEY=seed` uses.
     func signer(seed: [UInt8]) throws -> ChainHeadSigner {
         let configuration = try Configuration(environment: ["HANDOFF_AUDIT_SIGNING_KEY": Base64URL.encode(seed)])
-        return try #require(ChainHeadSigner(seed: try #require(configuration.auditSigningKey).bytes))
+        let seed = try #require(configuration.auditSigningKey).bytes
+        return try #require(ChainHeadSigner(seed: seed))
     }
 
     @Test func headsOfTheOldKeyKeepVerifyingAndBothKeysAreListedAfterARotation() throws {
