@@ -121,10 +121,17 @@ stop_redis() {
 # infra/test makes new ones per run).
 generate_identity_secrets() {
     local rand='head -c 32 /dev/urandom | basenc --base64url | tr -d "=\n"'
-    echo "export HANDOFF_MASTER_KEY=$(eval "$rand")"
+    generate_master_key
     echo "export HANDOFF_LOOKUP_PEPPER=$(eval "$rand")"
     echo "export HANDOFF_PASS_KEYS=local1:$(eval "$rand")"
     generate_audit_signing_key
+}
+
+# Prints the `export` line of a fresh HANDOFF_MASTER_KEY (32 random bytes, base64url). To rotate the master key of a
+# data folder, move the old value to HANDOFF_MASTER_KEY_PREVIOUS, put this line's in its place, restart, and run
+# `infra/dev keys rotate master` (docs/operations.md).
+generate_master_key() {
+    echo "export HANDOFF_MASTER_KEY=$(head -c 32 /dev/urandom | basenc --base64url | tr -d '=\n')"
 }
 
 # Prints the `export` line of HANDOFF_AUDIT_SIGNING_KEY: a fresh Ed25519 seed (any 32 random bytes are one), base64url.

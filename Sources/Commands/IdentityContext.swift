@@ -22,8 +22,8 @@ public struct IdentityContext: Sendable {
     public init(log: EventLog, secrets: IdentitySecrets) {
         self.log = log
         self.secrets = secrets
-        self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
-        self.pageTokens = PageToken(masterKey: secrets.masterKey)
+        self.subjectKeys = SubjectKeys(masterKeys: secrets.masterKeys)
+        self.pageTokens = PageToken(masterKey: secrets.masterKey, previousMasterKeys: secrets.previousMasterKeys)
         self.codes = CodeMinter(secrets: secrets)
     }
 

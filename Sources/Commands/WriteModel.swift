@@ -43,8 +43,8 @@ public struct WriteModel: Sendable {
         self.affiliates = AffiliateModel(log: log)
         self.audit = AuditTrail(log: log)
         let projects = self.projects
-        self.apps = secrets.map { AppModel(log: log, masterKey: $0.masterKey, forwardAddresses: forwardAddresses) }
-        self.surfaces = secrets.map { SurfaceModel(log: log, masterKey: $0.masterKey) }
+        self.apps = secrets.map { AppModel(log: log, masterKeys: $0.masterKeys, forwardAddresses: forwardAddresses) }
+        self.surfaces = secrets.map { SurfaceModel(log: log, masterKeys: $0.masterKeys) }
         self.identity = secrets.map {
             IdentityModel(IdentityContext(log: log, secrets: $0), projects: projects, sweep: sweep)
         }

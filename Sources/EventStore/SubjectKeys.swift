@@ -5,20 +5,27 @@ import Postgres
 /// The per-subject data keys in `subject_keys`, wrapped by the master key: create on first use, read, destroy.
 ///
 /// A data key is stored as `AESGCM.seal(key, masterKey, associatedData: wrapContext(org, subject))`, so a wrapped
-/// key copied to another subject or org does not unwrap. Nothing is cached in memory: a key destroyed by any
-/// process is gone for every process at once (one indexed read per use; the caller's transaction may batch it).
+/// key copied to another subject or org does not unwrap, with the id of the master key that wrapped it
+/// (`master_key_id`, migration 0025). New keys are wrapped with the ring's current master key; rows wrapped by a
+/// previous one keep opening until `MasterKeyRotation` re-wrapped them. Nothing is cached in memory: a key destroyed
+/// by any process is gone for every process at once (one indexed read per use; the caller's transaction may batch it).
 public struct SubjectKeys: Sendable {
     /// Subject ids longer than this many UTF-8 bytes are refused (the table checks it too).
     public static let maximumSubjectBytes = 200
 
-    private let masterKey: [UInt8]
+    /// The master keys: the current one wraps, every one unwraps the rows that name it.
+    public let masterKeys: MasterKeyRing
 
-    /// A store whose keys are wrapped with `masterKey`, the 32 bytes of `HANDOFF_MASTER_KEY`.
+    /// A store whose keys are wrapped with `masterKey`, the 32 bytes of `HANDOFF_MASTER_KEY`, and no previous key.
     ///
     /// A wrong length is a programming error: the configuration validates the variable before this runs.
     public init(masterKey: [UInt8]) {
-        precondition(masterKey.count == AESGCM.keyByteCount, "SubjectKeys: the master key must be 32 bytes")
-        self.masterKey = masterKey
+        self.init(masterKeys: MasterKeyRing(current: masterKey))
+    }
+
+    /// A store that wraps with `masterKeys.current` and unwraps with whichever key a row names.
+    public init(masterKeys: MasterKeyRing) {
+        self.masterKeys = masterKeys
     }
 
     /// The subject's data key, created (random, wrapped, inserted) when the subject has none yet.
@@ -34,10 +41,10 @@ public struct SubjectKeys: Sendable {
         let key = SubjectKey.generate()
         let wrapped = wrap(key, org: org, subject: subject)
         let inserted = try connection.queryPrepared("""
-            INSERT INTO subject_keys (org_id, subject_id, wrapped_key) VALUES ($1, $2, $3)
+            INSERT INTO subject_keys (org_id, subject_id, wrapped_key, master_key_id) VALUES ($1, $2, $3, $4)
             ON CONFLICT (org_id, subject_id) DO NOTHING
             RETURNING 1 AS inserted
-            """, [.text(org.uuidString), .text(subject), .bytea(wrapped)])
+            """, [.text(org.uuidString), .text(subject), .bytea(wrapped), .text(masterKeys.current.id)])
         if inserted.first != nil { return .live(key) }
         // Another caller inserted first (its transaction committed while ours waited on the conflict): use its key.
         guard let state = try read(org: org, subject: subject, on: connection) else {
@@ -72,15 +79,22 @@ public struct SubjectKeys: Sendable {
 
     // MARK: - Wrapping
 
-    /// Seals the key under the master key, bound to its org and subject.
+    /// Seals the key under the current master key, bound to its org and subject.
     func wrap(_ key: SubjectKey, org: UUID, subject: String) -> [UInt8] {
-        AESGCM.seal(key.bytes, key: masterKey, associatedData: Self.wrapContext(org: org, subject: subject))
+        AESGCM.seal(key.bytes, key: masterKeys.current.bytes,
+                    associatedData: Self.wrapContext(org: org, subject: subject))
     }
 
-    /// Opens a wrapped key; nil when it was wrapped by another master key, for another subject, or altered.
-    func unwrap(_ wrapped: [UInt8], org: UUID, subject: String) -> SubjectKey? {
-        AESGCM.open(wrapped, key: masterKey, associatedData: Self.wrapContext(org: org, subject: subject))
-            .flatMap(SubjectKey.init(bytes:))
+    /// Opens a wrapped key with the master key named `masterKeyID` (every known key when nil); nil when no such key
+    /// is known here, or the key was wrapped by another master key, for another subject, or altered.
+    func unwrap(_ wrapped: [UInt8], masterKeyID: String?, org: UUID, subject: String) -> SubjectKey? {
+        let context = Self.wrapContext(org: org, subject: subject)
+        for candidate in masterKeys.candidates(for: masterKeyID) {
+            if let opened = AESGCM.open(wrapped, key: candidate.bytes, associatedData: context) {
+                return SubjectKey(bytes: opened)
+            }
+        }
+        return nil
     }
 
     /// The associated data of a wrapped key: `"handoff.subject-key.v1" 0x00 ‖ org id (16 bytes) ‖ subject (UTF-8)`.
@@ -95,12 +109,13 @@ public struct SubjectKeys: Sendable {
 
     private func read(org: UUID, subject: String, on connection: Connection) throws -> SubjectKeyState? {
         let rows = try connection.queryPrepared(
-            "SELECT wrapped_key, destroyed_at IS NOT NULL AS destroyed FROM subject_keys "
+            "SELECT wrapped_key, master_key_id, destroyed_at IS NOT NULL AS destroyed FROM subject_keys "
                 + "WHERE org_id = $1 AND subject_id = $2",
             [.text(org.uuidString), .text(subject)]).rows
         guard let row = rows.first else { return nil }
         if try row.bool("destroyed") { return .destroyed }
-        guard let wrapped = row.bytes("wrapped_key"), let key = unwrap(wrapped, org: org, subject: subject) else {
+        guard let wrapped = row.bytes("wrapped_key"),
+              let key = unwrap(wrapped, masterKeyID: row["master_key_id"], org: org, subject: subject) else {
             throw SubjectKeyError.unwrapFailed(org: org, subject: subject)
         }
         return .live(key)

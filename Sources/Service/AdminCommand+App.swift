@@ -37,14 +37,14 @@ extension AdminCommand {
         do {
             let command = try parseApp(arguments)
             guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let masterKey = configuration.masterKey else {
+            guard let masterKeys = configuration.masterKeyRing else {
                 throw UsageError(message: "HANDOFF_MASTER_KEY is required: app secrets and store tokens are sealed "
                                  + "with it")
             }
             let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
             defer { pool.close() }
             let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
-            let model = AppModel(log: log, masterKey: masterKey.bytes, forwardAddresses: ForwardAddresses(
+            let model = AppModel(log: log, masterKeys: masterKeys, forwardAddresses: ForwardAddresses(
                 allowed: configuration.forwardAllowedNetworks))
             print(try performApp(command, model: model, publicBaseURL: configuration.publicBaseURL))
             return 0

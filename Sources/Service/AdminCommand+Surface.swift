@@ -29,13 +29,13 @@ extension AdminCommand {
         do {
             let command = try parseSurface(arguments)
             guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let masterKey = configuration.masterKey else {
+            guard let masterKeys = configuration.masterKeyRing else {
                 throw UsageError(message: "HANDOFF_MASTER_KEY is required: forwarding secrets are sealed with it")
             }
             let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
             defer { pool.close() }
             let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
-            let model = SurfaceModel(log: log, masterKey: masterKey.bytes)
+            let model = SurfaceModel(log: log, masterKeys: masterKeys)
             print(try performSurface(command, model: model, publicBaseURL: configuration.publicBaseURL, now: Date()))
             return 0
         } catch let error as UsageError {

@@ -43,6 +43,9 @@ public struct Configuration: Sendable {
     /// `HANDOFF_MASTER_KEY`: the 32-byte key that wraps every buyer's data key; nil when unset
     /// (see `personalDataSecrets()` and docs/personal-data.md).
     public var masterKey: Secret?
+    /// `HANDOFF_MASTER_KEY_PREVIOUS`: older master keys (comma-separated) that still unwrap, never wrap, while
+    /// `handoff keys rotate master` re-wraps every row under `masterKey` (docs/operations.md); empty when unset.
+    public var previousMasterKeys: [Secret]
     /// `HANDOFF_LOOKUP_PEPPER`: at least 32 bytes, the HMAC key of e-mail and IP lookup hashes; nil when unset.
     public var lookupPepper: Secret?
     /// `HANDOFF_PASS_KEYS`: `id:base64url,…`, the first key signs passes, all verify; empty when unset.
@@ -130,6 +133,8 @@ public struct Configuration: Sendable {
         ("LOG_LEVEL", "info", "debug, info, warning or error"),
         ("PUBLIC_BASE_URL", "http://127.0.0.1:$HTTP_PORT", "http(s) URL clients reach this service at (page links)"),
         ("HANDOFF_MASTER_KEY", "(none)", "base64url of 32 random bytes: wraps each buyer's personal-data key"),
+        ("HANDOFF_MASTER_KEY_PREVIOUS", "(none)",
+         "comma-separated base64url master keys that still unwrap during a rotation (docs/operations.md)"),
         ("HANDOFF_LOOKUP_PEPPER", "(none)", "base64url of ≥ 32 random bytes: HMAC key of e-mail/IP lookup hashes"),
         ("HANDOFF_PASS_KEYS", "(none)", "id:base64url(≥ 32 bytes),…: pass keys, the first signs, all verify"),
         ("HANDOFF_AUDIT_SIGNING_KEY", "(none)",
@@ -186,6 +191,7 @@ public struct Configuration: Sendable {
         logLevel = try reader.logLevel("LOG_LEVEL", default: .info)
         publicBaseURL = try reader.publicBaseURL("PUBLIC_BASE_URL", default: "http://127.0.0.1:\(httpPort)")
         masterKey = try reader.base64URLSecret("HANDOFF_MASTER_KEY", byteCount: 32...32).map(Secret.init(bytes:))
+        previousMasterKeys = try reader.masterKeyList("HANDOFF_MASTER_KEY_PREVIOUS").map(Secret.init(bytes:))
         lookupPepper = try reader.base64URLSecret("HANDOFF_LOOKUP_PEPPER", byteCount: 32...1024)
             .map(Secret.init(bytes:))
         passKeys = try reader.passKeys("HANDOFF_PASS_KEYS").map { ($0.id, Secret(bytes: $0.key)) }

@@ -6,6 +6,7 @@ import Foundation
 /// Not thread-safe: call it from the thread doing the work. Standard output stays free for the command's data.
 public final class ProgressReporter {
     private let label: String
+    private let unit: String
     private let isTerminal: Bool
     private let interval: Duration
     private let clock = ContinuousClock()
@@ -13,9 +14,12 @@ public final class ProgressReporter {
     private var lastReport: ContinuousClock.Instant?
     private var drewBar = false
 
-    /// A reporter for `label` (e.g. `replay`); `isTerminal` defaults to whether standard error is a terminal.
-    public init(label: String, isTerminal: Bool = isatty(2) == 1, plainInterval: Duration = .seconds(5)) {
+    /// A reporter for `label` (e.g. `replay`) counting `unit`s; `isTerminal` defaults to whether standard error is a
+    /// terminal.
+    public init(label: String, unit: String = "events", isTerminal: Bool = isatty(2) == 1,
+                plainInterval: Duration = .seconds(5)) {
         self.label = label
+        self.unit = unit
         self.isTerminal = isTerminal
         self.interval = isTerminal ? .milliseconds(100) : plainInterval
         self.start = clock.now
@@ -40,7 +44,7 @@ public final class ProgressReporter {
         let rate = seconds > 0 ? Double(done) / seconds : 0
         let remaining = max(0, total - done)
         let eta = rate > 0 ? Self.clockText(Double(remaining) / rate) : "--:--"
-        let rateText = "\(Int(rate.rounded())) events/s"
+        let rateText = "\(Int(rate.rounded())) \(unit)/s"
         if isTerminal {
             let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
             let width = 30
@@ -50,7 +54,7 @@ public final class ProgressReporter {
             write("\r\u{1B}[K\(label) [\(bar)] \(percent)% \(done)/\(total) \(rateText) ETA \(eta)")
             drewBar = true
         } else {
-            write("\(label): \(done)/\(total) events, \(rateText), ETA \(eta)\n")
+            write("\(label): \(done)/\(total) \(unit), \(rateText), ETA \(eta)\n")
         }
     }
 

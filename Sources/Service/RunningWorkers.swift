@@ -58,11 +58,11 @@ public final class RunningWorkers: Sendable {
             sender: SendRecoveryMail(identity), publicBaseURL: configuration.publicBaseURL)
         let forwarder = Forwarder(settings: Forwarder.Settings(allowed: configuration.forwardAllowedNetworks,
                                                                caFile: configuration.forwardCAFile))
-        let targets: any ForwardTargets = configuration.masterKey.map {
-            AppForwardTargets(lookup: AppModel(log: store, masterKey: $0.bytes).lookup)
+        let targets: any ForwardTargets = configuration.masterKeyRing.map {
+            AppForwardTargets(lookup: AppModel(log: store, masterKeys: $0).lookup)
         } ?? NoForwardTargets()
         let googlePlay = GooglePlayJobSettings(
-            apps: configuration.masterKey.map { AppModel(log: store, masterKey: $0.bytes) },
+            apps: configuration.masterKeyRing.map { AppModel(log: store, masterKeys: $0) },
             baseURL: configuration.googlePlayAPIBaseURL)
         let registry = JobRegistry([
             RecoveryMailJob.kind(settings: settings),

@@ -79,6 +79,10 @@ public enum Subcommands {
                         header and a trailer (docs/audit.md; as MIGRATION_DATABASE_URL)
               audit head --org ID | audit keys
                         the org's latest signed chain head; the audit public keys
+              keys rotate master [--batch-size N] | keys status
+                        re-wrap every data key under HANDOFF_MASTER_KEY (online, batched,
+                        resumable; old keys in HANDOFF_MASTER_KEY_PREVIOUS); which master key
+                        wraps how many keys (as MIGRATION_DATABASE_URL; docs/operations.md)
               admin org|project|key …
                         create organizations, projects and secret keys, set an org's auditor
                         URL (JSON on stdout; see handoff admin --help)

@@ -14,6 +14,7 @@ case "admin": status = AdminCommand.run(arguments: Array(arguments.dropFirst()),
 case "work": status = WorkCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "jobs": status = JobsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "audit": status = AuditCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+case "keys": status = KeysCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
 case "help", "--help", "-h", nil: status = Subcommands.help()
 case let other?:
     FileHandle.standardError.write(Data("handoff: unknown command \"\(other)\"; see handoff help\n".utf8))

@@ -21,7 +21,12 @@ public struct AppModel: Sendable {
     /// The app model over `log`, sealing with `masterKey` (32 bytes).
     /// `forwardAddresses` is the rule forward URLs pass when set (`FORWARD_ALLOWED_NETWORKS` admits private networks).
     public init(log: EventLog, masterKey: [UInt8], forwardAddresses: ForwardAddresses = ForwardAddresses()) {
-        let keys = SubjectKeys(masterKey: masterKey)
+        self.init(log: log, masterKeys: MasterKeyRing(current: masterKey), forwardAddresses: forwardAddresses)
+    }
+
+    /// The app model over `log`, sealing with `masterKeys.current` and opening with whichever key a row names.
+    public init(log: EventLog, masterKeys: MasterKeyRing, forwardAddresses: ForwardAddresses = ForwardAddresses()) {
+        let keys = SubjectKeys(masterKeys: masterKeys)
         let sealer = AppSealer(subjectKeys: keys)
         self.lookup = AppLookup(pool: log.pool, subjectKeys: keys)
         self.createApp = CreateApp(log: log, sealer: sealer, addresses: forwardAddresses)

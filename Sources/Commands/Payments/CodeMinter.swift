@@ -31,7 +31,7 @@ public struct CodeMinter: Sendable {
     private let lookupPepper: [UInt8]
 
     public init(secrets: IdentitySecrets) {
-        self.subjectKeys = SubjectKeys(masterKey: secrets.masterKey)
+        self.subjectKeys = SubjectKeys(masterKeys: secrets.masterKeys)
         self.lookupPepper = secrets.lookupPepper
     }
 

@@ -13,7 +13,12 @@ public struct SurfaceModel: Sendable {
 
     /// The surface model over `log`, sealing with `masterKey` (32 bytes).
     public init(log: EventLog, masterKey: [UInt8]) {
-        let keys = SubjectKeys(masterKey: masterKey)
+        self.init(log: log, masterKeys: MasterKeyRing(current: masterKey))
+    }
+
+    /// The surface model over `log`, sealing with `masterKeys.current` and opening with whichever key a row names.
+    public init(log: EventLog, masterKeys: MasterKeyRing) {
+        let keys = SubjectKeys(masterKeys: masterKeys)
         let sealer = AppSealer(subjectKeys: keys)
         self.lookup = SurfaceLookup(pool: log.pool, subjectKeys: keys)
         self.createSurface = CreateSurface(log: log, sealer: sealer)
