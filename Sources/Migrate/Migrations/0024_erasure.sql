@@ -14,8 +14,8 @@ ALTER TABLE handoff_codes ALTER COLUMN sealed_code DROP NOT NULL;
 
 -- Erases the buyer `p_guid` of `p_org`: destroys the data key of the guid and of each of its addresses' recovery
 -- subjects (`email:<hash>`), deletes its e-mail hashes, its fingerprints and its addresses' recovery gaps, and
--- removes its codes' sealed copies and e-mail hashes. Repeats change nothing more. Returns the number of lookup rows
--- deleted or cleared.
+-- removes its codes' sealed copies and e-mail hashes and its addresses' recovery-mail jobs' sealed address and hash.
+-- Repeats change nothing more. Returns the number of lookup rows deleted or cleared.
 CREATE FUNCTION buyer_erase(p_org uuid, p_guid text) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -51,6 +51,12 @@ BEGIN
     DELETE FROM recovery_mail_gaps WHERE org_id = p_org AND email_hash = ANY (v_hashes);
     GET DIAGNOSTICS v_rows = ROW_COUNT;
     v_count := v_count + v_rows;
+    -- Recovery-mail jobs of the addresses lose the sealed address and its hash (one still queued then goes dead as
+    -- malformed: no mail for an erased address).
+    UPDATE jobs SET payload = payload - 'email' - 'emailHash'
+        WHERE org_id = p_org AND payload->>'emailHash' = ANY (v_hashes);
+    GET DIAGNOSTICS v_rows = ROW_COUNT;
+    v_count := v_count + v_rows;
     UPDATE handoff_codes SET sealed_code = NULL, email_hash = NULL
         WHERE org_id = p_org AND guid = p_guid AND (sealed_code IS NOT NULL OR email_hash IS NOT NULL);
     GET DIAGNOSTICS v_rows = ROW_COUNT;
@@ -58,8 +64,9 @@ BEGIN
 END
 $$;
 
--- Erases what an address left without a buyer: the recovery requests' data key (`email:<hash>`) and the address's
--- recovery gap in `p_org`. The buyers holding the address are erased one by one with `buyer_erase`.
+-- Erases what an address left without a buyer: the recovery requests' data key (`email:<hash>`), the address's
+-- recovery gap and its recovery-mail jobs' sealed address and hash in `p_org`. The buyers holding the address are
+-- erased one by one with `buyer_erase`.
 CREATE FUNCTION email_erase(p_org uuid, p_email_hash text, p_erasure_id uuid) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -80,6 +87,8 @@ BEGIN
     VALUES (p_org, 'email:' || p_email_hash, NULL, now())
     ON CONFLICT (org_id, subject_id) DO UPDATE
         SET wrapped_key = NULL, destroyed_at = coalesce(subject_keys.destroyed_at, now());
+    UPDATE jobs SET payload = payload - 'email' - 'emailHash'
+        WHERE org_id = p_org AND payload->>'emailHash' = p_email_hash;
     DELETE FROM recovery_mail_gaps WHERE org_id = p_org AND email_hash = p_email_hash;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
     RETURN v_rows;
