@@ -83,9 +83,10 @@ import TestSupport
             let data = try row.string("data")
             let metadata = try row.string("metadata")
             let seq = try row.int("org_seq")
+            let type = try row.string("event_type")
             #expect(!data.lowercased().contains(address.lowercased()) && !metadata.contains(hash))
             let withoutHashMembers = data.replacingOccurrences(of: #""emailHash": "\#(hash)""#, with: "")
-            #expect(!withoutHashMembers.contains(hash), "\(try row.string("event_type")): \(data)")
+            #expect(!withoutHashMembers.contains(hash), "\(type): \(data)")
             if seq >= erasureSeq { #expect(!sealed.contains { data.contains($0) } && !data.contains(hash)) }
         }
         let feed = flow.api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: flow.tenant.key))

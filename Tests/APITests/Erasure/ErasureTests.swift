@@ -3,6 +3,7 @@ import Commands
 import Domain
 import EventStore
 import Foundation
+import HTTPServer
 import Postgres
 import Testing
 import TestSupport
