@@ -20,6 +20,10 @@ enum Handlers {
         case .updateProject: return try ProjectHandler.update(request, context, environment)
         case .createUser: return try UserHandler.create(request, context, environment)
         case .createPayment: return try PaymentHandler.create(request, context, environment)
+        case .eraseUser(let guid):
+            return try ErasureHandler.eraseUser(request, context, environment, guid: guid)
+        case .eraseByEmail:
+            return try ErasureHandler.eraseByEmail(request, context, environment)
         case .refundPayment(let paymentId):
             return try PaymentHandler.refund(request, context, environment, paymentId: paymentId)
         case .user(let guid): return try LookupHandler.user(request, context, environment, guid: guid)

@@ -25,6 +25,10 @@ public enum Route: Sendable, Equatable {
     case refundPayment(paymentId: String)
     /// `GET /s2s/v1/users/{guid}`: the buyer's home project, externalId, e-mail verification and creation time.
     case user(guid: String)
+    /// `POST /s2s/v1/users/{guid}/erasure`: erase the buyer's personal data (202 with the erasure's id; idempotent).
+    case eraseUser(guid: String)
+    /// `POST /s2s/v1/erasures`: erase every buyer holding an e-mail address and the address's recovery data.
+    case eraseByEmail
     /// `GET /s2s/v1/users/{guid}/entitlements`: the buyer's entitlements, judged at read time.
     case userEntitlements(guid: String)
     /// `GET /public/entitlements?projectId=&guid=`: the same for devices, wrapped in `success/data`.
@@ -101,6 +105,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/s2s/v1/users") { _ in .createUser },
         Endpoint(.get, "/s2s/v1/users/{guid}") { .user(guid: $0["guid"] ?? "") },
         Endpoint(.get, "/s2s/v1/users/{guid}/entitlements") { .userEntitlements(guid: $0["guid"] ?? "") },
+        Endpoint(.post, "/s2s/v1/users/{guid}/erasure") { .eraseUser(guid: $0["guid"] ?? "") },
+        Endpoint(.post, "/s2s/v1/erasures") { _ in .eraseByEmail },
         Endpoint(.get, "/s2s/v1/events") { _ in .events },
         Endpoint(.post, "/s2s/v1/payments") { _ in .createPayment },
         Endpoint(.post, "/s2s/v1/payments/{paymentId}/refund") { .refundPayment(paymentId: $0["paymentId"] ?? "") },
@@ -171,7 +177,9 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
-        case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate: return 4096
+        // Any body is ignored.
+        case .eraseUser: return 1024
+        case .createPayment, .emailRecoveryRequest, .createCampaign, .createAffiliate, .eraseByEmail: return 4096
         case .createUser, .addDestination: return 8192
         // Three URLs of up to 2048 characters (paywall, tracker, landing), each character possibly escaped.
         case .updateProject: return 16384
@@ -195,7 +203,7 @@ public enum Route: Sendable, Equatable {
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
-             .auditHeads, .auditKeys, .paymentReport:
+             .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
         }
     }

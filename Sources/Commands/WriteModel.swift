@@ -66,6 +66,7 @@ public struct IdentityModel: Sendable {
     /// The shared log, keys and code minter.
     public let context: IdentityContext
     public let createBuyer: CreateBuyer
+    public let eraseBuyer: EraseBuyer
     public let buyers: BuyerLookup
     public let recordPayment: RecordPayment
     public let refundPayment: RefundPayment
@@ -80,6 +81,7 @@ public struct IdentityModel: Sendable {
     public init(_ context: IdentityContext, projects: ProjectLookup, sweep: FingerprintSweep) {
         self.context = context
         self.createBuyer = CreateBuyer(context)
+        self.eraseBuyer = EraseBuyer(context)
         self.buyers = BuyerLookup(pool: context.log.pool)
         self.recordPayment = RecordPayment(context)
         self.refundPayment = RefundPayment(log: context.log)

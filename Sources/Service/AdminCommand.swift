@@ -20,6 +20,7 @@ public enum AdminCommand {
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
                handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
                handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
+               handoff admin buyer erase --org ORG (--guid GUID | --email ADDRESS)   (docs/personal-data.md)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox] [--landing-url URL]
@@ -52,6 +53,7 @@ public enum AdminCommand {
             }
             return runAffiliate(Array(arguments.dropFirst()), environment: environment)
         }
+        if arguments.first == "buyer" { return runBuyer(Array(arguments.dropFirst()), environment: environment) }
         if arguments.first == "surface" {
             if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
                 print(surfaceUsage)

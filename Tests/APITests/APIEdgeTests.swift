@@ -129,7 +129,8 @@ import TestSupport
                                    "/v1/m/store/revenuecat/{token}", "/v1/app-store/assn/{surfaceId}",
                                    "/s2s/v1/campaigns", "/s2s/v1/affiliates", "/a/{refCode}", "/v1/app-store/bind",
                                    "/s2s/v1/affiliates/{affiliateId}/statement",
-                                   "/s2s/v1/audit/heads", "/s2s/v1/audit/keys", "/s2s/v1/reports/payments"])
+                                   "/s2s/v1/audit/heads", "/s2s/v1/audit/keys", "/s2s/v1/reports/payments",
+                                   "/s2s/v1/users/{guid}/erasure", "/s2s/v1/erasures"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)

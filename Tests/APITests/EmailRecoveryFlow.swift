@@ -28,10 +28,11 @@ final class EmailRecoveryFlow: @unchecked Sendable {
     let consumer: JobConsumer
     let registry: JobRegistry
 
-    /// `smtp` replaces the sink as the worker's SMTP server (the sink still runs).
+    /// `smtp` replaces the sink as the worker's SMTP server (the sink still runs); `logger` is the API's (default:
+    /// errors only, to /dev/null).
     init(workerSecrets: IdentitySecrets? = TestIdentity.secrets(),
          apiRedisURL: String? = nil, returnScheme: String? = "myapp", settings: [String] = [],
-         smtp: SMTPConfiguration? = nil) throws {
+         smtp: SMTPConfiguration? = nil, logger: Logger? = nil) throws {
         fixture = try TenantFixture.migrated()
         tenant = try fixture.tenant((returnScheme.map { ["--return-scheme", $0] } ?? []) + settings)
         sink = try SMTPSink()
@@ -46,7 +47,7 @@ final class EmailRecoveryFlow: @unchecked Sendable {
             redis: RedisPool(configuration: try RedisConfiguration(
                 url: try apiRedisURL ?? TestEnvironment.redisURL(), poolSize: 2, connectTimeout: 0.3,
                 commandTimeout: 0.3)),
-            metrics: Metrics(), logger: Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
+            metrics: Metrics(), logger: logger ?? Logger(level: .error, descriptor: open("/dev/null", O_WRONLY)),
             authFailureLimit: TestIdentity.uniqueLimit(count: 20),
             clock: clock, publicBaseURL: "https://handoff.example.com",
             emailRecoveryLimit: Self.limit)

@@ -53,12 +53,12 @@ import Testing
                                     "/s2s/v1/users/{guid}/entitlements", "/public/entitlements",
                                     "/public/paywall/buyer", "/public/handoff/resolve",
                                     "/public/handoff/resolve-by-fingerprint", "/public/app-account-token",
-                                    "/v1/app-store/bind"])
+                                    "/v1/app-store/bind", "/s2s/v1/users/{guid}/erasure"])
         for (route, schemas) in found {
             for schema in schemas { #expect(schema as? [String: String] == Self.guidRef, "\(route)") }
         }
         // Parameters and request and answer properties, the answers' `data.guid` included; bind's body names it in
-        // both of its variants (a click id, or a referral code).
-        #expect(found.values.map(\.count).reduce(0, +) == 15)
+        // both of its variants (a click id, or a referral code); the erasure's path parameter and answer.
+        #expect(found.values.map(\.count).reduce(0, +) == 17)
     }
 }

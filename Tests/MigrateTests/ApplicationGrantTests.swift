@@ -67,9 +67,9 @@ import TestSupport
     ]
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020,
-    /// 0022, 0023).
+    /// 0022, 0023, 0024).
     static let definerFunctions: Set<String> = [
-        "affiliate_org", "app_org", "buyer_org", "chain_heads_due", "event_read_global", "fingerprints_sweep",
+        "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
         "handoff_code_org", "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",

@@ -19,6 +19,8 @@ extension Route {
         case .events: return BuyerOperations.events
         case .createPayment: return PaymentOperations.create
         case .refundPayment: return PaymentOperations.refund
+        case .eraseUser: return ErasureOperations.eraseUser
+        case .eraseByEmail: return ErasureOperations.eraseByEmail
         case .publicEntitlements: return PublicOperations.entitlements
         case .paywallBuyer: return PublicOperations.paywallBuyer
         case .postPaymentPage: return PublicOperations.postPaymentPage

@@ -197,7 +197,8 @@ public struct RecordPayment: Sendable {
             """, [.text(org.description), .text(paymentId.text)]).rows {
             let kind = try code.string("kind")
             let field: PersonalDataField = kind == "handoff" ? .handoffCode : .installToken
-            guard let sealed = SealedValue(try code.string("sealed_code")),
+            // An erased buyer's codes have no sealed copy any more (migration 0024).
+            guard let sealed = code["sealed_code"].flatMap(SealedValue.init),
                   case .value(let text) = try context.subjectKeys.reveal(
                       sealed, field: field, org: org.uuid, subject: stored.guid.description, on: connection),
                   case .success(let expiry) = PaymentFields.rfc3339(try code.string("expires_at"))

@@ -7,6 +7,6 @@ public enum ProjectionRegistry {
         TenantProjection(), BuyerProjection(), PaymentProjection(), FingerprintProjection(), AppProjection(),
         StoreProjection(), DeliveryProjection(),
         SurfaceProjection(), AffiliateProjection(), CommissionProjection(),
-        AuditorProjection(),
+        AuditorProjection(), ErasureProjection(),
     ]
 }

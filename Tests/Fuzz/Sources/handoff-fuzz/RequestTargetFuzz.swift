@@ -83,7 +83,7 @@ enum RequestTargetFuzz {
     /// The path parameters a route carries, by their name in the pattern.
     private static func parameters(of route: Route) -> [(String, String)] {
         switch route {
-        case .user(let guid), .userEntitlements(let guid): [("guid", guid)]
+        case .user(let guid), .userEntitlements(let guid), .eraseUser(let guid): [("guid", guid)]
         case .refundPayment(let paymentId): [("paymentId", paymentId)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
         case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
