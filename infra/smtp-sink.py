@@ -9,6 +9,8 @@ The .json is written first and the .eml renamed into place last, so a reader tha
 Prints "listening" (flushed) once the port accepts connections; exits cleanly on SIGTERM or SIGINT.
 With --exit-with-parent it also exits when the process that started it goes away (tests use this, so a crashed
 test run leaves no sink behind).
+With --delay-ms N it waits N milliseconds before answering each message's DATA (like a real relay that takes its
+time; connections wait concurrently), for bench/jobs.
 With --tls-cert CERT --tls-key KEY it offers STARTTLS (and with --require-starttls refuses mail before it); with
 --implicit-tls as well it speaks TLS from the first byte (SMTPS). Each .json then also records "tls": true when the
 message arrived over TLS.
@@ -32,11 +34,14 @@ from aiosmtpd.smtp import SMTP
 class StoringHandler:
     """aiosmtpd handler that writes every accepted message into a folder."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, delay_seconds=0.0):
         self.folder = folder
+        self.delay_seconds = delay_seconds
         self.counter = itertools.count(1)
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay_seconds > 0:
+            await asyncio.sleep(self.delay_seconds)
         stamp = datetime.datetime.now(datetime.timezone.utc)
         base = os.path.join(self.folder, f"{stamp.strftime('%Y%m%dT%H%M%S.%fZ')}-{next(self.counter)}")
         content = envelope.original_content or envelope.content or b""
@@ -58,9 +63,9 @@ class StoringHandler:
         return "250 2.0.0 Message stored"
 
 
-async def serve(host, port, folder, max_size, tls=None, implicit=False, require_starttls=False):
+async def serve(host, port, folder, max_size, tls=None, implicit=False, require_starttls=False, delay_seconds=0.0):
     loop = asyncio.get_running_loop()
-    handler = StoringHandler(folder)
+    handler = StoringHandler(folder, delay_seconds)
     starttls = tls if tls is not None and not implicit else None
     server = await loop.create_server(
         lambda: SMTP(handler, data_size_limit=max_size, enable_SMTPUTF8=True, hostname="smtp-sink.local",
@@ -99,6 +104,7 @@ def main():
     parser.add_argument("--tls-key", help="PEM key of --tls-cert")
     parser.add_argument("--implicit-tls", action="store_true", help="TLS from the first byte (SMTPS)")
     parser.add_argument("--require-starttls", action="store_true", help="refuse mail before STARTTLS")
+    parser.add_argument("--delay-ms", type=int, default=0, help="wait this long before answering each message")
     arguments = parser.parse_args()
     if arguments.exit_with_parent:
         exit_when_parent_exits()
@@ -109,7 +115,7 @@ def main():
             tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             tls.load_cert_chain(arguments.tls_cert, arguments.tls_key)
         asyncio.run(serve(arguments.host, arguments.port, arguments.dir, arguments.max_size, tls,
-                          arguments.implicit_tls, arguments.require_starttls))
+                          arguments.implicit_tls, arguments.require_starttls, arguments.delay_ms / 1000))
     except OSError as error:
         print(f"smtp-sink: {error}", file=sys.stderr, flush=True)
         sys.exit(1)

@@ -13,8 +13,14 @@ import Synchronization
 /// When Redis fails, the limit's `FailurePolicy` decides: fail closed (503) or fail open up to a per-process cap.
 /// After a failure Redis is not asked again for `backoff` seconds, so an outage does not add a command timeout
 /// to every request.
+///
+/// Once Redis has answered "limited" for a key, this process refuses that key from its `DenyCache` until the answer's
+/// retry time, without asking Redis (issue 17 §3): a flood of refused requests costs no Redis round trip, and the
+/// refusal is exactly the one Redis would give (see `DenyCache`). Allowed requests always go to Redis.
 public final class RateLimiter: Sendable {
     private let redis: RedisPool
+    /// Keys Redis limited, refused from memory until their retry time.
+    public let denied: DenyCache
     private let backoff: Double
     private let localCaps = Mutex<[String: (second: Int, count: Int)]>([:])
     /// Until when (seconds since 1970) Redis is taken to be down.
@@ -24,8 +30,10 @@ public final class RateLimiter: Sendable {
     private let keyingKey: [UInt8]?
 
     /// `lookupPepper` keys the hashes of rate-limit keys (see the type's comment); nil falls back to SHA-256.
-    public init(redis: RedisPool, backoff: Double = 2, lookupPepper: [UInt8]? = nil) {
+    /// `denyCapacity` bounds the keys remembered as limited (`DenyCache`).
+    public init(redis: RedisPool, backoff: Double = 2, lookupPepper: [UInt8]? = nil, denyCapacity: Int = 10_000) {
         self.redis = redis
+        self.denied = DenyCache(capacity: denyCapacity)
         self.backoff = backoff
         self.keyingKey = lookupPepper.map { HMAC.sha256(key: $0, message: Array("handoff/rate-limit/v1".utf8)) }
     }
@@ -37,7 +45,15 @@ public final class RateLimiter: Sendable {
     }
 
     /// Counts one request of `key` (a client IP, a secret key's prefix) against `limit`.
+    ///
+    /// A key this process saw limited is refused from memory until its retry time (`denied`), counting nothing, as
+    /// Redis would.
     public func check(_ limit: RateLimit, key: String) -> RateLimitDecision {
+        let cacheKey = Self.cacheKey(limit, key: key)
+        let askedAt = DenyCache.now()
+        if let seconds = denied.retryAfterSeconds(cacheKey, now: askedAt) {
+            return .limited(retryAfterSeconds: seconds)
+        }
         let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
         let redisKey = redisKey(limit, key: key)
         let now = Date().timeIntervalSince1970
@@ -47,6 +63,7 @@ public final class RateLimiter: Sendable {
                 .take, budget: redisKey, emissionMicroseconds: emission, burst: limit.burst, on: redis)
             guard let answer = GCRA.Answer(reply) else { return failed(limit) }
             if answer.allowed { return .allowed(remaining: answer.remaining) }
+            denied.deny(cacheKey, forMicroseconds: answer.retryAfterMicroseconds, askedAt: askedAt)
             return .limited(retryAfterSeconds: answer.retryAfterSeconds)
         } catch {
             redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
@@ -57,14 +74,31 @@ public final class RateLimiter: Sendable {
     /// Whether one more request of `key` would fit `limit`, counting nothing: `.limited` once the budget is spent.
     /// Without Redis it answers `.allowed` (a look that cannot be made refuses nobody; the counting `check` applies the
     /// limit's failure policy).
+    ///
+    /// A key this process saw limited is answered from memory (`denied`).
     public func peek(_ limit: RateLimit, key: String) -> RateLimitDecision {
+        let cacheKey = Self.cacheKey(limit, key: key)
+        let askedAt = DenyCache.now()
+        if let seconds = denied.retryAfterSeconds(cacheKey, now: askedAt) {
+            return .limited(retryAfterSeconds: seconds)
+        }
         let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
         if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return .allowed(remaining: 0) }
         guard let reply = try? GCRA.evaluate(.peek, budget: redisKey(limit, key: key), emissionMicroseconds: emission,
                                              burst: limit.burst, on: redis),
               let answer = GCRA.Answer(reply), !answer.allowed else { return .allowed(remaining: 0) }
+        denied.deny(cacheKey, forMicroseconds: answer.retryAfterMicroseconds, askedAt: askedAt)
         return .limited(retryAfterSeconds: answer.retryAfterSeconds)
     }
+
+    /// The seconds until this process asks Redis about `key` under `limit` again, or nil when it is not remembered as
+    /// limited (for tests and diagnostics).
+    public func rememberedRetryAfter(_ limit: RateLimit, key: String) -> Int? {
+        denied.retryAfterSeconds(Self.cacheKey(limit, key: key))
+    }
+
+    /// The deny cache's key of `key` under `limit` (a NUL cannot occur in a limit's name).
+    private static func cacheKey(_ limit: RateLimit, key: String) -> String { limit.name + "\u{0}" + key }
 
     /// Redis could not decide: fail closed, or open up to the per-process cap (counted per wall-clock second).
     private func failed(_ limit: RateLimit) -> RateLimitDecision {

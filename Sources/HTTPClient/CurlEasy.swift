@@ -2,8 +2,8 @@ import CCurl
 
 /// One libcurl easy handle with its error buffer, used by one thread for one transfer and freed in `deinit`.
 ///
-/// Internal: `HTTPClient` and `SMTPClient` make a fresh one per call; an `HTTPSession` keeps one and resets it
-/// between calls. No handle is ever used by two threads at once.
+/// Internal: `HTTPClient` makes a fresh one per call; an `HTTPSession` keeps one and an `SMTPClient` a pool of them,
+/// reset between calls. No handle is ever used by two threads at once.
 final class CurlEasy {
     /// A `curl_easy_setopt` that failed (an option this libcurl does not support, or out of memory).
     struct SetupError: Error {

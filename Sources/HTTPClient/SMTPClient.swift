@@ -1,6 +1,13 @@
 import CCurl
+import Synchronization
 
-/// A blocking SMTP client over libcurl: one session per message, on the caller's thread.
+/// A blocking SMTP client over libcurl, on the caller's thread, reusing connections (issue 17 §4).
+///
+/// Keeps a pool of libcurl handles: a sending thread takes one and puts it back, so there are at most as many handles
+/// (and open connections) as threads sending at once, and each thread's next message goes over the connection its
+/// last one used (MAIL FROM right away: no new TCP, TLS or EHLO). libcurl checks that a kept connection is still alive
+/// before it reuses one and drops connections idle for more than 118 s (`CURLOPT_MAXAGE_CONN`); a handle whose send
+/// failed is closed, not kept, so a failure never leaves a half-spoken session for the next message.
 ///
 /// Speaks only `smtp` and `smtps`, verifies TLS certificates, never uses signals. Envelope addresses with control
 /// characters (CR, LF, NUL…) or angle brackets are refused before connecting: they would inject SMTP commands or
@@ -8,6 +15,8 @@ import CCurl
 public final class SMTPClient: Sendable {
     /// The server and timeouts used for every message.
     public let configuration: SMTPConfiguration
+    /// Handles not in use, each with its open connection.
+    private let idle = Mutex<[KeptHandle]>([])
 
     /// Creates a client; nothing connects until `send`.
     public init(configuration: SMTPConfiguration) {
@@ -24,18 +33,35 @@ public final class SMTPClient: Sendable {
         let easy: CurlEasy
         let recipients: CurlList
         do {
-            easy = try CurlEasy()
+            easy = try checkout()
             recipients = try CurlList(message.to)
             try configure(easy, message, recipients, source)
         } catch {
             throw SMTPError(kind: .transport, message: error.message)
         }
         let result = withExtendedLifetime((source, recipients)) { easy.perform() }
+        if result == CURLE_OK { checkin(easy) }
         guard result == CURLE_OK else {
             let reply = easy.responseCode()
             let kind = Self.kind(of: result, reply: reply)
             throw SMTPError(kind: kind, message: easy.message(for: result), replyCode: reply >= 400 ? reply : nil)
         }
+    }
+
+    /// Connections this client has open right now (one per idle handle; for tests and diagnostics).
+    public var keptConnections: Int { idle.withLock { $0.count } }
+
+    /// An idle handle (reset, its connection kept) or a new one.
+    private func checkout() throws(CurlEasy.SetupError) -> CurlEasy {
+        if let kept = idle.withLock({ $0.popLast() }) {
+            try kept.easy.reset()
+            return kept.easy
+        }
+        return try CurlEasy()
+    }
+
+    private func checkin(_ easy: CurlEasy) {
+        idle.withLock { $0.append(KeptHandle(easy: easy)) }
     }
 
     private func configure(
@@ -91,4 +117,10 @@ public final class SMTPClient: Sendable {
         case .tooLarge, .other: reply >= 400 ? .rejected : .transport
         }
     }
+}
+
+/// A handle in the idle pool: only one thread uses it at a time (taken out under the pool's lock), so it may cross
+/// threads between uses.
+private struct KeptHandle: @unchecked Sendable {
+    let easy: CurlEasy
 }

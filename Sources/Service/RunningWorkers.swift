@@ -102,11 +102,14 @@ public final class RunningWorkers: Sendable {
         let host = gethostname(&hostBytes, 255) == 0
             ? String(decoding: hostBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
         let pid = getpid()
+        // One entry per read: a job waits on SMTP or a receiver for tens of ms, so an entry prefetched behind another
+        // in one consumer waits while other threads and processes idle (at the end of a burst, up to a batch of jobs'
+        // time). One more XREADGROUP per job (a Redis round trip) is cheap next to that (issue 17 §4, bench/jobs).
         for queue in queues.sorted() {
             for index in 0..<threads {
                 let consumer = JobConsumer(
                     queue: queue, name: "\(host)-\(pid)-\(queue)-\(index)", store: store, redis: redis,
-                    registry: registry, visibilityTimeout: visibility,
+                    registry: registry, visibilityTimeout: visibility, batchSize: 1,
                     onResult: { job, result, failure in
                         logger.log(failure == nil ? .debug : .warning, "job", [
                             "job_id": .int(job?.id ?? 0), "kind": .string(job?.kind ?? ""),

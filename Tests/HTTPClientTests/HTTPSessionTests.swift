@@ -66,6 +66,20 @@ struct HTTPSessionTests {
         #expect(ports.count == 1)
     }
 
+    @Test func theReceiversDelayHoldsEachRequestOnTheKeptConnection() throws {
+        let receiver = try ForwardReceiver(x3Token: "t", delayMilliseconds: 300)
+        let session = try HTTPSession(configuration: HTTPSessionConfiguration(
+            peerCheck: RecordingCheck(permitLoopback: true).check))
+        let started = Date()
+        for index in 0..<2 {
+            let response = try session.send(HTTPRequest(method: "POST", url: receiver.base + "/x3/\(index)",
+                                                        body: Array("{}".utf8)))
+            #expect(response.status == 401)
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+        #expect(Set(receiver.requests().map(\.peerPort)).count == 1)
+    }
+
     @Test func aBodyOverTheLimitIsNeverSent() throws {
         let canary = try CanaryListener()
         let session = try HTTPSession()

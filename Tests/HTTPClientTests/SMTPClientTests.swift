@@ -9,12 +9,12 @@ private final class Sink {
     let folder: String
     private let peer: PeerProcess
 
-    init(maxSize: Int = 1 << 20) throws {
+    init(maxSize: Int = 1 << 20, delayMilliseconds: Int = 0) throws {
         let port = try Shell.freePort()
         url = "smtp://127.0.0.1:\(port)"
         folder = NSTemporaryDirectory() + "handoff-smtp-sink-" + UUID().uuidString
         let arguments = ["--host", "127.0.0.1", "--port", "\(port)", "--dir", folder, "--exit-with-parent",
-                         "--max-size", "\(maxSize)"]
+                         "--max-size", "\(maxSize)", "--delay-ms=\(delayMilliseconds)"]
         peer = try PeerProcess(script: "infra/smtp-sink.py", arguments: arguments)
     }
 
@@ -57,6 +57,45 @@ struct SMTPClientTests {
         let envelope = try sink.envelope(stored[0])
         #expect(envelope["mail_from"] as? String == "noreply@handoff.test")
         #expect(envelope["rcpt_tos"] as? [String] == ["buyer@example.com", "copy@example.com"])
+    }
+
+    @Test func oneThreadsMessagesShareOneConnection() throws {
+        let sink = try Sink()
+        let client = SMTPClient(configuration: SMTPConfiguration(url: sink.url))
+        for number in 1...5 {
+            try client.send(message(to: ["buyer\(number)@example.com"], body: "mail \(number)\r\n"))
+        }
+        let stored = sink.storedMessages()
+        try #require(stored.count == 5)
+        let peers = try stored.map { try #require(sink.envelope($0)["peer"] as? [Any]).last as? Int }
+        #expect(Set(peers).count == 1 && peers[0] != nil, "peer ports \(peers)")
+        #expect(try stored.map { try sink.envelope($0)["rcpt_tos"] as? [String] ?? [] }.sorted { $0[0] < $1[0] }
+            == (1...5).map { ["buyer\($0)@example.com"] })
+        #expect(client.keptConnections == 1)
+    }
+
+    @Test func theSinksDelayHoldsEachMessage() throws {
+        let sink = try Sink(delayMilliseconds: 300)
+        let client = SMTPClient(configuration: SMTPConfiguration(url: sink.url))
+        let started = Date()
+        try client.send(message(to: ["slow@example.com"], body: "slow\r\n"))
+        try client.send(message(to: ["slow@example.com"], body: "slow\r\n"))
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+        #expect(sink.storedMessages().count == 2)
+    }
+
+    @Test func concurrentSendersUseAtMostOneConnectionEach() throws {
+        let sink = try Sink()
+        let client = SMTPClient(configuration: SMTPConfiguration(url: sink.url))
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for number in 1...4 {
+                try? client.send(message(to: ["t\(thread)-\(number)@example.com"], body: "mail\r\n"))
+            }
+        }
+        let stored = sink.storedMessages()
+        try #require(stored.count == 12)
+        let peers = try Set(stored.map { try #require(sink.envelope($0)["peer"] as? [Any]).last as? Int })
+        #expect(peers.count <= 3 && client.keptConnections == peers.count, "peer ports \(peers)")
     }
 
     @Test func aMessageWithoutAFinalLineBreakIsDeliveredWhole() throws {

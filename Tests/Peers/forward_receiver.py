@@ -3,7 +3,7 @@
 worker's code): it checks both signature schemes and records the exact bytes it received.
 
     python3 forward_receiver.py --port PORT --log FILE [--host 127.0.0.1] [--x3-token TOKEN]
-        [--attribloom-secret SECRET] [--audit-public-key HEX] [--tls-cert CERT --tls-key KEY]
+        [--attribloom-secret SECRET] [--audit-public-key HEX] [--tls-cert CERT --tls-key KEY] [--delay-ms N]
 
 Prints "listening" once it accepts connections (over TLS with --tls-cert/--tls-key).
 
@@ -17,6 +17,8 @@ Paths (POST):
                             x-handoff-audit-key-id <16 hex>, x-handoff-audit-signature ed25519=<128 hex>, the
                             Ed25519 signature of the body by --audit-public-key (checked with the openssl command)
   /redirect?to=URL          302 to URL, nothing checked
+With --delay-ms N every request waits N milliseconds before it is answered (like a real receiver that takes its
+time; requests wait concurrently, one thread each), for benchmarks.
 A query `status=N` makes the answer N after the checks passed (default 200); `answer=TEXT` is the body sent back.
 A request whose checks fail is answered 401 with the reason. Every request is appended to --log as one JSON line:
 {"path", "headers": [[name, value]...], "body_hex", "peer_port", "verdict": "ok" | "<reason>", "signed_payload"?}.
@@ -134,6 +136,8 @@ class Receiver(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if self.settings.delay_ms > 0:
+            time.sleep(self.settings.delay_ms / 1000)
         url = urlsplit(self.path)
         query = parse_qs(url.query)
         record = {
@@ -194,6 +198,7 @@ def main():
     parser.add_argument("--audit-public-key")
     parser.add_argument("--tls-cert")
     parser.add_argument("--tls-key")
+    parser.add_argument("--delay-ms", type=int, default=0)
     arguments = parser.parse_args()
     Receiver.settings = arguments
     open(arguments.log, "a").close()

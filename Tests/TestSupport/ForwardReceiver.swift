@@ -29,9 +29,10 @@ public final class ForwardReceiver: @unchecked Sendable {
 
     /// Starts the receiver on `host` (default 127.0.0.1), over TLS when `tls` is given, verifying x3 signatures with
     /// `x3Token`, attribloom ones with `attribloomSecret` and signed chain heads (`/audit/…`) with `auditPublicKey`
-    /// (the 64 hex digits of an Ed25519 key).
+    /// (the 64 hex digits of an Ed25519 key); every request waits `delayMilliseconds` before its answer.
     public init(host: String = "127.0.0.1", x3Token: String? = nil, attribloomSecret: String? = nil,
-                auditPublicKey: String? = nil, tls: TestCertificateAuthority? = nil) throws {
+                auditPublicKey: String? = nil, tls: TestCertificateAuthority? = nil,
+                delayMilliseconds: Int = 0) throws {
         port = try Shell.freePort()
         base = (tls == nil ? "http" : "https") + "://\(host):\(port)"
         log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(port)-\(UInt32.random(in: 0...UInt32.max))"
@@ -42,6 +43,7 @@ public final class ForwardReceiver: @unchecked Sendable {
         if let attribloomSecret { arguments += ["--attribloom-secret=" + attribloomSecret] }
         if let auditPublicKey { arguments += ["--audit-public-key", auditPublicKey] }
         if let tls { arguments += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
+        if delayMilliseconds > 0 { arguments += ["--delay-ms=\(delayMilliseconds)"] }
         process = try ChildProcess(arguments)
         for _ in 0..<600 {
             if process.output().contains("listening") { return }
