@@ -62,7 +62,7 @@ import TestSupport
     @Test func sigtermLetsTheJobInProgressFinishLeavesTheRestForOthersAndExitsZero() throws {
         let fixture = try JobFixture()
         _ = try fixture.insertProbes(5, sleepMilliseconds: 3000)
-        // All five are in the stream before the worker starts, so its one consumer reads them in one batch.
+        // All five are in the stream before the worker starts; its one consumer reads one entry at a time.
         #expect(try fixture.relay().relayDue() == 5)
         let worker = try fixture.worker(["--only", "probe"], visibilityTimeout: 600, threads: 1)
         #expect(try fixture.waitUntil(timeout: 120) { try !fixture.pushed("started").isEmpty }, "\(worker.output())")
@@ -78,9 +78,11 @@ import TestSupport
         #expect(try fixture.pushed("done") == started)
         #expect(try fixture.job(try #require(started.first)).state == .done)
         #expect(try fixture.counts() == [.done: 1, .pending: 0, .enqueued: 4, .dead: 0])
-        // They stay unacknowledged in the stopped consumer's pending list, for another worker to reclaim.
+        // The stopped consumer never read them: none waits in its pending list for the visibility timeout, all four
+        // stay in the stream for the next worker to read at once.
         let pending = try fixture.redisPool.command(["XPENDING", JobStream.key(ProbeJob.queue), JobStream.group])
-        #expect(pending.elements?.first?.integerValue == 4, "\(pending)")
+        #expect(pending.elements?.first?.integerValue == 0, "\(pending)")
+        #expect(try fixture.redisPool.command(["XLEN", JobStream.key(ProbeJob.queue)]).integerValue == 4)
     }
 
     @Test func anUnknownRoleIsRefusedWithExitStatus2NamingIt() throws {
