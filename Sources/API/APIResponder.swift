@@ -62,10 +62,7 @@ public struct APIResponder: Responder {
         do {
             var context = RequestContext(requestID: requestID)
             if route.access == .secretKey {
-                let holder = try SecretKeyAuthentication.authenticate(request, environment)
-                let decision = environment.rateLimiter.check(environment.s2sLimit, key: holder.prefix)
-                if let refusal = APIError.refusal(for: decision) { throw refusal }
-                context.keyHolder = holder
+                context.keyHolder = try SecretKeyAuthentication.authenticate(request, environment)
             }
             return try Handlers.handle(route, request, context, environment)
         } catch let refusal as APIError {

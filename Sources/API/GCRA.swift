@@ -23,13 +23,19 @@ enum GCRA {
         /// How long until one unit fits, in microseconds (0 when allowed).
         let retryAfterMicroseconds: Int
 
-        /// Parses `{allowed 1|0, remaining, retry-after µs}`; nil for any other reply (an error reply included).
+        /// Whether the gate refused (`gatedScript` only): the retry time is then the gate's.
+        let gated: Bool
+
+        /// Parses `{allowed 1|0, remaining, retry-after µs}` (and `gatedScript`'s fourth item, 1 when the gate
+        /// refused); nil for any other reply (an error reply included).
         init?(_ reply: RedisReply) {
-            guard case .array(let items) = reply, items.count == 3, let allowed = items[0].integerValue,
-                  let remaining = items[1].integerValue, let retry = items[2].integerValue else { return nil }
+            guard case .array(let items) = reply, items.count == 3 || items.count == 4,
+                  let allowed = items[0].integerValue, let remaining = items[1].integerValue,
+                  let retry = items[2].integerValue else { return nil }
             self.allowed = allowed == 1
             self.remaining = Int(remaining)
             self.retryAfterMicroseconds = Int(retry)
+            self.gated = items.count == 4 && items[3].integerValue == 1
         }
 
         /// The retry delay in whole seconds for `Retry-After`, rounded up, at least 1.
@@ -58,6 +64,30 @@ enum GCRA {
         if take and KEYS[2] then redis.call('SET', KEYS[2], '1', 'EX', tonumber(ARGV[4])) end
         if not fits then return {0, 0, new_tat - now - capacity} end
         return {1, math.floor((capacity - (new_tat - now)) / emission), 0}
+        """)
+
+    /// KEYS: gate budget, budget. ARGV: the gate's emission µs and burst, then the budget's.
+    /// Peeks the gate (counting nothing); only when one unit would fit it, takes one unit of the budget as `script`
+    /// does. Returns {allowed 1|0, remaining, retry-after µs, gated 1|0} — one round trip for "is this client over
+    /// its failed-check budget, and if not, count this request against its key's budget".
+    static let gatedScript = RedisScript(source: """
+        local time = redis.call('TIME')
+        local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+        local function next_tat(key, emission)
+            local tat = tonumber(redis.call('GET', key) or now)
+            if tat < now then tat = now end
+            return tat + emission
+        end
+        local gate_emission, gate_burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+        local gate_tat = next_tat(KEYS[1], gate_emission)
+        local gate_capacity = gate_burst * gate_emission
+        if gate_tat - now > gate_capacity then return {0, 0, gate_tat - now - gate_capacity, 1} end
+        local emission, burst = tonumber(ARGV[3]), tonumber(ARGV[4])
+        local new_tat = next_tat(KEYS[2], emission)
+        local capacity = burst * emission
+        if new_tat - now > capacity then return {0, 0, new_tat - now - capacity, 0} end
+        redis.call('SET', KEYS[2], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
+        return {1, math.floor((capacity - (new_tat - now)) / emission), 0, 0}
         """)
 
     /// Runs the script once on `redis` (one round trip) and returns its raw reply; `Answer(_:)` parses it.

@@ -26,6 +26,11 @@ public enum JSONResponse {
         Response(status: status, headers: Headers([("Content-Type", "application/json")]), body: Array(json.utf8))
     }
 
+    /// A response whose body is already JSON, as UTF-8 bytes.
+    public static func raw(_ json: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: Headers([("Content-Type", "application/json")]), body: json)
+    }
+
     /// Encodes `value` with sorted keys, so the bytes are stable between runs.
     public static func encode<T: Encodable>(_ value: T, status: Int = 200) throws -> Response {
         let encoder = JSONEncoder()

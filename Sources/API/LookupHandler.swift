@@ -26,7 +26,7 @@ enum LookupHandler {
     {
         let tenant = try context.tenant()
         let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment)
-        return try JSONResponse.encode(answer)
+        return JSONResponse.raw(answer.json())
     }
 
     /// `GET /public/entitlements?projectId=&guid=`: the same answer wrapped in `{"success":true,"data":…}`;
@@ -41,20 +41,16 @@ enum LookupHandler {
             throw APIError(status: 404, code: nil, message: "no project has this projectId")
         }
         let answer = try entitlements(of: try parse(request.query["guid"] ?? ""), org: project.orgId, environment)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = String(decoding: try encoder.encode(answer), as: UTF8.self)
-        return JSONResponse.raw(#"{"success":true,"data":\#(data)}"#)
+        return JSONResponse.raw(answer.json(wrapped: true))
     }
 
     private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment) throws
         -> EntitlementsAnswer
     {
-        let buyers = try environment.identity().buyers
-        if let home = try buyers.homeOrganization(of: guid), home != org { throw foreign }
-        let list = try buyers.entitlements(of: guid, org: org, now: environment.clock())
-        return EntitlementsAnswer(guid: guid.description, active: list.contains { $0.status == "active" },
-                                  entitlements: list)
+        switch try environment.identity().buyers.entitlements(of: guid, org: org, now: environment.clock()) {
+        case .foreign: throw foreign
+        case .found(let list): return EntitlementsAnswer(guid: guid.description, entitlements: list)
+        }
     }
 
     private static func parse(_ text: String) throws -> BuyerGuid {
@@ -66,11 +62,4 @@ enum LookupHandler {
 
     static let foreign = APIError(status: 400, code: .visitorIDForeignProject,
                                   message: "'guid' names a buyer of another organization")
-}
-
-/// `{guid, active, entitlements}`: `active` when any entitlement is active.
-struct EntitlementsAnswer: Encodable {
-    var guid: String
-    var active: Bool
-    var entitlements: [BuyerLookup.Entitlement]
 }

@@ -54,7 +54,7 @@ public final class RateLimiter: Sendable {
         if let seconds = denied.retryAfterSeconds(cacheKey, now: askedAt) {
             return .limited(retryAfterSeconds: seconds)
         }
-        let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
+        let emission = Self.emission(of: limit)
         let redisKey = redisKey(limit, key: key)
         let now = Date().timeIntervalSince1970
         if redisDownUntil.withLock({ $0 }) > now { return failed(limit) }
@@ -64,6 +64,35 @@ public final class RateLimiter: Sendable {
             guard let answer = GCRA.Answer(reply) else { return failed(limit) }
             if answer.allowed { return .allowed(remaining: answer.remaining) }
             denied.deny(cacheKey, forMicroseconds: answer.retryAfterMicroseconds, askedAt: askedAt)
+            return .limited(retryAfterSeconds: answer.retryAfterSeconds)
+        } catch {
+            redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
+            return failed(limit)
+        }
+    }
+
+    /// Counts one request of `key` against `limit` unless `gateKey` is over `gate` (which is only looked at, as
+    /// `peek` does): both asked in one Redis round trip (`GCRA.gatedScript`). A gate refusal answers the gate's
+    /// retry time. Either key remembered as limited is refused from memory (`denied`); without Redis, `limit`'s
+    /// failure policy applies (a gate that cannot be looked at refuses nobody, as `peek`).
+    public func check(_ limit: RateLimit, key: String, gate: RateLimit, gateKey: String) -> RateLimitDecision {
+        let cacheKey = Self.cacheKey(limit, key: key)
+        let gateCacheKey = Self.cacheKey(gate, key: gateKey)
+        let askedAt = DenyCache.now()
+        for remembered in [gateCacheKey, cacheKey] {
+            if let seconds = denied.retryAfterSeconds(remembered, now: askedAt) {
+                return .limited(retryAfterSeconds: seconds)
+            }
+        }
+        if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return failed(limit) }
+        let arguments = [gate, limit].flatMap { [String(Self.emission(of: $0)), String($0.burst)] }
+        do {
+            let reply = try redis.evaluate(GCRA.gatedScript, keys: [redisKey(gate, key: gateKey),
+                                                                   redisKey(limit, key: key)], arguments: arguments)
+            guard let answer = GCRA.Answer(reply) else { return failed(limit) }
+            if answer.allowed { return .allowed(remaining: answer.remaining) }
+            denied.deny(answer.gated ? gateCacheKey : cacheKey, forMicroseconds: answer.retryAfterMicroseconds,
+                        askedAt: askedAt)
             return .limited(retryAfterSeconds: answer.retryAfterSeconds)
         } catch {
             redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
@@ -82,7 +111,7 @@ public final class RateLimiter: Sendable {
         if let seconds = denied.retryAfterSeconds(cacheKey, now: askedAt) {
             return .limited(retryAfterSeconds: seconds)
         }
-        let emission = max(1, Int((1_000_000 / limit.perSecond).rounded()))
+        let emission = Self.emission(of: limit)
         if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return .allowed(remaining: 0) }
         guard let reply = try? GCRA.evaluate(.peek, budget: redisKey(limit, key: key), emissionMicroseconds: emission,
                                              burst: limit.burst, on: redis),
@@ -96,6 +125,9 @@ public final class RateLimiter: Sendable {
     public func rememberedRetryAfter(_ limit: RateLimit, key: String) -> Int? {
         denied.retryAfterSeconds(Self.cacheKey(limit, key: key))
     }
+
+    /// One unit's emission interval of `limit` in microseconds.
+    private static func emission(of limit: RateLimit) -> Int { max(1, Int((1_000_000 / limit.perSecond).rounded())) }
 
     /// The deny cache's key of `key` under `limit` (a NUL cannot occur in a limit's name).
     private static func cacheKey(_ limit: RateLimit, key: String) -> String { limit.name + "\u{0}" + key }

@@ -55,6 +55,37 @@ import TestSupport
         #expect(limiter.check(limit, key: "k") == .allowed(remaining: 0))
     }
 
+    @Test func aGatedCheckCountsOnlyWhileTheGateHasRoomAndAGateRefusalTakesNothing() throws {
+        let gate = RateLimit.perWindow(name: uniqueName(), count: 2, seconds: 60, onFailure: .closed)
+        let limit = RateLimit.perWindow(name: uniqueName(), count: 5, seconds: 60, onFailure: .closed)
+        let limiter = try limiter()
+        // The gate is only looked at: two gated checks count against the key's budget, never the gate's.
+        #expect(limiter.check(limit, key: "sk_a", gate: gate, gateKey: "203.0.113.30") == .allowed(remaining: 4))
+        #expect(limiter.check(limit, key: "sk_a", gate: gate, gateKey: "203.0.113.30") == .allowed(remaining: 3))
+        #expect(limiter.check(gate, key: "203.0.113.30") == .allowed(remaining: 1))
+        #expect(limiter.check(gate, key: "203.0.113.30") == .allowed(remaining: 0))
+        // Gate spent: refused with the gate's retry time (one unit per 30 s), the key's budget untouched, and a
+        // fresh instance (no memory of it) refuses the same way through Redis.
+        guard case .limited(let retry) = try self.limiter().check(limit, key: "sk_a", gate: gate,
+                                                                  gateKey: "203.0.113.30") else {
+            Issue.record("a spent gate did not refuse")
+            return
+        }
+        #expect((29...30).contains(retry))
+        #expect(limiter.check(limit, key: "sk_a", gate: gate, gateKey: "203.0.113.31") == .allowed(remaining: 2))
+        // The key's own budget refuses as a plain check would, and the gate keeps its room for other clients.
+        for expected in [1, 0] {
+            #expect(limiter.check(limit, key: "sk_a", gate: gate, gateKey: "203.0.113.31")
+                == .allowed(remaining: expected))
+        }
+        guard case .limited(let keyRetry) = limiter.check(limit, key: "sk_a", gate: gate, gateKey: "203.0.113.31")
+        else {
+            Issue.record("a spent key budget did not refuse")
+            return
+        }
+        #expect((11...12).contains(keyRetry))
+    }
+
     @Test func keysHaveTheirOwnBudgetsAndInstancesShareOne() throws {
         let limit = RateLimit.perWindow(name: uniqueName(), count: 2, seconds: 60, onFailure: .closed)
         let first = try limiter()

@@ -45,6 +45,31 @@ import TestSupport
         #expect((0..<30).map { _ in fresh.respond(to: other).status }.allSatisfy { $0 == 200 })
     }
 
+    @Test func aClientOverItsFailedCheckBudgetOnAnotherInstanceGets429ForAGoodKeyAndForABadOne() throws {
+        // The failed-check budget is looked at in the same Redis round trip as the key's budget, after the lookup:
+        // an instance that never saw the client's failures still answers 429, never 200 and never 401.
+        let fixture = try TenantFixture.migrated()
+        let tenant = try fixture.tenant()
+        let failures = RateLimit.perWindow(name: "auth-test-\(UInt32.random(in: 0...UInt32.max))", count: 3,
+                                           seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 1000))
+        let guessing = try fixture.responder(authFailureLimit: failures)
+        let statuses = (0..<3).map { _ in
+            guessing.respond(to: s2sRequest(.get, "/s2s/v1/project", key: SecretKeyText.fresh())).status
+        }
+        #expect(statuses == [401, 401, 401])
+        let other = try fixture.responder(authFailureLimit: failures)
+        let good = other.respond(to: s2sRequest(.get, "/s2s/v1/project", key: tenant.key))
+        #expect(good.status == 429 && good.headers["Retry-After"] != nil, "\(bodyText(good))")
+        let bad = try fixture.responder(authFailureLimit: failures)
+            .respond(to: s2sRequest(.get, "/s2s/v1/project", key: SecretKeyText.fresh()))
+        #expect(bad.status == 429 && bad.headers["Retry-After"] != nil, "\(bodyText(bad))")
+        // The refusals took nothing from the key's own budget, and another address still gets through.
+        var elsewhere = s2sRequest(.get, "/s2s/v1/project", key: tenant.key)
+        elsewhere.clientIP = "198.51.100.78"
+        let passed = other.respond(to: elsewhere)
+        #expect(passed.status == 200, "\(bodyText(passed))")
+    }
+
     @Test func twoHundredRequestsFitTheBurstAndThe201stIsRefusedWith429() throws {
         let fixture = try TenantFixture.migrated()
         let tenant = try fixture.tenant()

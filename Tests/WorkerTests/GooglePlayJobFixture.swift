@@ -164,7 +164,10 @@ final class GooglePlayJobFixture: @unchecked Sendable {
 
     /// The buyer's entitlements, judged at `now`.
     func entitlements(_ guid: String, _ org: OrgID, now: Date) throws -> [BuyerLookup.Entitlement] {
-        try identity.buyers.entitlements(of: try BuyerGuid.parse(guid).get(), org: org, now: now)
+        switch try identity.buyers.entitlements(of: try BuyerGuid.parse(guid).get(), org: org, now: now) {
+        case .found(let list): return list
+        case .foreign: throw AdminFailed(outcome: "guid \(guid) is another organization's")
+        }
     }
 
     /// How many Play Developer API calls the peer answered.

@@ -74,17 +74,37 @@ public struct BuyerLookup: Sendable {
                        emailVerified: try row.bool("verified"), createdAt: try row.string("created_at"))
     }
 
-    /// The entitlements of `guid` in `org`, oldest payment first, judged at `now`.
-    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date) throws -> [Entitlement] {
-        let rows = try pool.withConnection { connection in
-            try connection.queryPrepared("""
-                SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
-                    to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
-                FROM payments WHERE org_id = $1::uuid AND guid = $2
-                ORDER BY recorded_at, payment_id
-                """, [.text(org.description), .text(guid.description)], in: .org(org.uuid)).rows
+    /// What `entitlements(of:org:now:)` finds: the list, or that the guid is another organization's.
+    public enum EntitlementsRead: Sendable, Equatable {
+        /// The buyer's entitlements in the org (none for a guid never seen).
+        case found([Entitlement])
+        /// The guid first appeared in another organization.
+        case foreign
+    }
+
+    /// The entitlements of `guid` in `org`, oldest payment first, judged at `now` — or `.foreign` for another org's
+    /// guid.
+    ///
+    /// One round trip (`Connection.pipeline`): the guid's home org (`buyer_org`, past row-level security), the org's
+    /// scope and the payments read, in one implicit transaction.
+    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date) throws -> EntitlementsRead {
+        let results = try pool.withConnection { connection in
+            try connection.pipeline([
+                Statement("SELECT buyer_org($1)::text AS org_id", [.text(guid.description)], prepared: true),
+                OrgScope.org(org.uuid).statement,
+                Statement("""
+                    SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
+                        to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
+                    FROM payments WHERE org_id = $1::uuid AND guid = $2
+                    ORDER BY recorded_at, payment_id
+                    """, [.text(org.description), .text(guid.description)], prepared: true),
+            ])
         }
-        return try rows.map { row in
+        if let home = results[0].rows.first, !home.isNull("org_id"),
+           case .success(let homeOrg) = OrgID.parse(try home.string("org_id")), homeOrg != org {
+            return .foreign
+        }
+        return .found(try results[2].rows.map { row in
             let expiresText = row.isNull("expires_at") ? nil : try row.string("expires_at")
             var expiresAt: Date?
             if let expiresText {
@@ -98,7 +118,7 @@ public struct BuyerLookup: Sendable {
             return Entitlement(entitlement: try row.string("entitlement"), productId: try row.string("product_id"),
                                paymentId: try row.string("payment_id"), status: status.rawValue,
                                expiresAt: expiresText)
-        }
+        })
     }
 
     /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen; any org's guid
