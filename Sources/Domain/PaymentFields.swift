@@ -45,9 +45,5 @@ public enum PaymentFields {
     }
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC: how the API writes instants.
-    public static func text(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    public static func text(_ date: Date) -> String { RFC3339.format(date) }
 }
