@@ -31,6 +31,9 @@ public struct ProjectionTables: Sendable, Equatable {
 
     /// The quoted SQL identifier of `table` under this mapping, ready to interpolate into SQL.
     public subscript(_ table: String) -> String {
-        "\"" + (prefix + table).replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let name = prefix + table
+        // Table names never hold a quote; the escape is kept for the one that would (`replacingOccurrences` is slow).
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
