@@ -146,7 +146,8 @@ enum AppendStatement {
                     transactionId: transactionId, streamId: command.stream, streamVersion: try row.int("out_version"),
                     eventId: event.eventId, eventType: event.eventType, schemaVersion: event.schemaVersion,
                     data: event.data, metadata: command.metadata, metadataJSON: metadataTexts[number],
-                    recordedAt: try row.string("out_recorded_at"), previousHash: previousHash, hash: hash))
+                    recordedAt: try row.string("out_recorded_at"), previousHash: previousHash, hash: hash,
+                    typed: event.typed))
             }
             results.append(.success(recorded))
         }

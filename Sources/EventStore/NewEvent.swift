@@ -8,7 +8,11 @@ public struct NewEvent: Sendable, Equatable {
     public var eventId: UUID
     public var eventType: String
     public var schemaVersion: Int
-    public var data: EventJSON
+    public var data: EventJSON {
+        didSet { typed = nil }
+    }
+    /// The typed payload `data` was encoded from (`init(_:eventId:)`); handed to the recorded event.
+    var typed: TypedPayload?
 
     /// Creates an event from raw event JSON.
     public init(eventId: UUID = NewEvent.makeId(), type: String, schemaVersion: Int = 1, data: EventJSON) {
@@ -27,6 +31,7 @@ public struct NewEvent: Sendable, Equatable {
             throw EventStoreError.invalidEventData(error.description)
         }
         self.init(eventId: eventId, type: Payload.eventType, schemaVersion: Payload.schemaVersion, data: data)
+        self.typed = TypedPayload(value: payload)
     }
 
     /// A fresh event id: a time-ordered UUID (version 7, RFC 9562) — the milliseconds since 1970 in the first 48

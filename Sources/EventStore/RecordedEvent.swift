@@ -25,6 +25,8 @@ public struct RecordedEvent: Sendable, Equatable {
     public var recordedAt: String
     public var previousHash: [UInt8]
     public var hash: [UInt8]
+    /// The typed payload `data` was made from, when this process appended the event (never read from the log).
+    var typed: TypedPayload? = nil
 
     /// The position a global consumer checkpoints after processing this event.
     public var checkpoint: GlobalCheckpoint {
@@ -48,6 +50,8 @@ public struct RecordedEvent: Sendable, Equatable {
             throw EventStoreError.undecodablePayload(eventType: eventType, schemaVersion: schemaVersion,
                                                      reason: "the event is not a \(Payload.eventType)")
         }
+        // Appended by this process: the payload it was made from, not a JSON round trip (10 % of a payment's CPU).
+        if schemaVersion == Payload.schemaVersion, let payload = typed?.value as? Payload { return payload }
         do {
             let current = try Payload.upcast(data, from: schemaVersion)
             return try JSONDecoder().decode(Payload.self, from: Data(current.canonicalBytes))
