@@ -34,7 +34,7 @@ public final class Web2AppClient: Sendable {
         if let kept = identity() { return .identified(kept.guid, via: kept.via) }
         if let value = deepLinkValue.flatMap(DeepLinkValue.parse) {
             let url = configuration.url("/public/handoff/resolve", query: [("code", value.token)])
-            switch await resolve(url, body: nil, as: ResolvedCode.self) {
+            switch await resolve("GET", url, body: nil, as: ResolvedCode.self) {
             case .success(let resolved?): return remember(resolved.guid, via: value.method)
             case .success(nil): break
             case .failure(let error): return .failed(error)
@@ -44,7 +44,7 @@ public final class Web2AppClient: Sendable {
             let body = try? JSONSerialization.data(withJSONObject: traits.fingerprintBody(
                 projectId: configuration.projectId), options: [.sortedKeys])
             let url = configuration.url("/public/handoff/resolve-by-fingerprint")
-            switch await resolve(url, body: body, as: ResolvedFingerprint.self) {
+            switch await resolve("POST", url, body: body, as: ResolvedFingerprint.self) {
             case .success(let resolved?):
                 return remember(resolved.guid, via: .fingerprint(resolved.matchMethod == "ip" ? .ip : .exact))
             case .success(nil): break
@@ -124,7 +124,8 @@ public final class Web2AppClient: Sendable {
     }
 
     private func identity() -> Identity? {
-        configuration.storage.data(forKey: Self.identityKey).flatMap { try? JSONDecoder().decode(Identity.self, from: $0) }
+        configuration.storage.data(forKey: Self.identityKey)
+            .flatMap { try? JSONDecoder().decode(Identity.self, from: $0) }
     }
 
     private func remember(_ guid: String, via: IdentifyMethod) -> IdentifyResult {
@@ -135,11 +136,11 @@ public final class Web2AppClient: Sendable {
     }
 
     /// 200 → the answer's data; 404 → nil (a miss: the next path); anything else → the error.
-    private func resolve<Value: Decodable>(_ url: URL, body: Data?,
+    private func resolve<Value: Decodable>(_ method: String, _ url: URL, body: Data?,
                                            as type: Value.Type) async -> Result<Value?, Web2AppError> {
         let answer: ServerAnswer
         do {
-            answer = try await send(body == nil ? "GET" : "POST", url, body: body)
+            answer = try await send(method, url, body: body)
         } catch {
             return .failure(error)
         }

@@ -49,7 +49,8 @@ import TestSupport
         // Another time zone contradicts the fingerprint: no match (and nothing spent).
         var elsewhere = KitClients.iPhone
         elsewhere.timeZone = "Asia/Tokyo"
-        #expect(await KitClients.web2App(server, device: elsewhere).identify(deepLinkValue: nil) == .needsEmailFallback)
+        #expect(await KitClients.web2App(server, device: elsewhere).identify(deepLinkValue: nil)
+            == .needsEmailFallback)
 
         let storage = InMemoryStorage()
         let client = KitClients.web2App(server, storage: storage, device: KitClients.iPhone)
