@@ -53,6 +53,16 @@ public enum Web2App {
         return try await client.entitlements()
     }
 
+    /// Affiliate attribution for the app account `accountID` in the configured project, its token kept by
+    /// `KeychainTokenStore(accountID:)`; `guid` is that account's buyer id when the app has one. nil before
+    /// `configure`.
+    public static func attribution(accountID: String, guid: String? = nil) -> Attribution? {
+        guard let configuration = client?.configuration else { return nil }
+        return Attribution(projectId: configuration.projectId, baseURL: configuration.baseURL,
+                           tokenStore: KeychainTokenStore(accountID: accountID), guid: guid,
+                           timeout: configuration.timeout, retry: configuration.retry, log: configuration.log)
+    }
+
     /// `url` with `origin=app` and the app's id (`Web2AppClient.paywallURL(_:)`); unchanged before `configure`.
     public static func paywallURL(_ url: URL) -> URL {
         client?.paywallURL(url) ?? url

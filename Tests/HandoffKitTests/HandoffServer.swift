@@ -25,6 +25,7 @@ final class HandoffServer: @unchecked Sendable {
             "HTTP_PORT": String(port), "DATABASE_URL": database.appURL, "MIGRATION_DATABASE_URL": database.ownerURL,
             "REDIS_URL": redis.url, "SMTP_URL": sink.url, "MAIL_FROM": "noreply@handoff.test",
             "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base, "LOG_LEVEL": "error", "METRICS_ADDRESS": "off",
+            "REDIS_TIMEOUT_MS": "300",
             "HANDOFF_MASTER_KEY": Self.secret(), "HANDOFF_LOOKUP_PEPPER": Self.secret(),
             "HANDOFF_PASS_KEYS": "kit1:" + Self.secret(),
         ])
@@ -41,6 +42,12 @@ final class HandoffServer: @unchecked Sendable {
     }
 
     var baseURL: URL { URL(string: base)! }
+
+    /// Stops the server process (SIGSTOP): connections are accepted by the kernel and never answered.
+    func pause() { process.signal(SIGSTOP) }
+
+    /// Lets a paused server run again (SIGCONT).
+    func resume() { process.signal(SIGCONT) }
 
     /// 32 random bytes, base64url without padding (the form the identity secrets take).
     static func secret() -> String {
