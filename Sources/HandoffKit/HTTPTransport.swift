@@ -51,17 +51,43 @@ struct HTTPTransport: Sendable {
     private func once(_ request: URLRequest, attempt: Int) async throws(TransportFailure) -> ServerAnswer {
         let path = request.url?.path ?? ""
         let method = request.httpMethod ?? "GET"
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
+        switch await exchange(request) {
+        case .success(let answer):
+            log?("\(method) \(path) -> \(answer.status) (attempt \(attempt))")
+            return answer
+        case .failure(let failure):
             log?("\(method) \(path) failed on the network (attempt \(attempt))")
-            throw TransportFailure(timedOut: (error as? URLError)?.code == .timedOut)
+            throw failure
         }
-        guard let http = response as? HTTPURLResponse else { throw TransportFailure(timedOut: false) }
-        log?("\(method) \(path) -> \(http.statusCode) (attempt \(attempt))")
-        return ServerAnswer(status: http.statusCode, retryAfter: Self.retryAfter(http), body: data)
+    }
+
+    /// One exchange, ended after `timeout` whatever URLSession does (on a loaded Linux machine its own 1 s timeout
+    /// once ended the request after 16 s): a timer finishes the wait and cancels the task, as does cancelling the
+    /// caller.
+    private func exchange(_ request: URLRequest) async -> Result<ServerAnswer, TransportFailure> {
+        let exchange = Exchange()
+        let session = session
+        let timeout = timeout
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                exchange.start(continuation)
+                let task = session.dataTask(with: request) { data, response, error in
+                    guard error == nil, let http = response as? HTTPURLResponse else {
+                        exchange.finish(.failure(TransportFailure(timedOut: (error as? URLError)?.code == .timedOut)))
+                        return
+                    }
+                    exchange.finish(.success(ServerAnswer(status: http.statusCode, retryAfter: Self.retryAfter(http),
+                                                          body: data ?? Data())))
+                }
+                exchange.attach(task, timer: Task {
+                    try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                    exchange.finish(.failure(TransportFailure(timedOut: true)))
+                })
+                task.resume()
+            }
+        } onCancel: {
+            exchange.finish(.failure(TransportFailure(timedOut: false)))
+        }
     }
 
     /// `Retry-After` in seconds (the server sends whole seconds; an HTTP date is not used by Handoff).
@@ -79,4 +105,58 @@ struct HTTPTransport: Sendable {
 /// A request that got no HTTP answer: the network failed or the timeout passed.
 struct TransportFailure: Error, Sendable {
     let timedOut: Bool
+}
+
+/// The state of one exchange: whichever of the answer, the timer and cancellation comes first finishes it; the
+/// others find it finished. Finishing resumes the waiting caller once and cancels the task and the timer.
+private final class Exchange: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<ServerAnswer, TransportFailure>?
+    private var continuation: CheckedContinuation<Result<ServerAnswer, TransportFailure>, Never>?
+    private var task: URLSessionDataTask?
+    private var timer: Task<Void, Never>?
+
+    func start(_ waiting: CheckedContinuation<Result<ServerAnswer, TransportFailure>, Never>) {
+        lock.lock()
+        guard let result else {
+            continuation = waiting
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        waiting.resume(returning: result)
+    }
+
+    func attach(_ task: URLSessionDataTask, timer: Task<Void, Never>) {
+        lock.lock()
+        let finished = result != nil
+        if !finished {
+            self.task = task
+            self.timer = timer
+        }
+        lock.unlock()
+        if finished {
+            task.cancel()
+            timer.cancel()
+        }
+    }
+
+    func finish(_ outcome: Result<ServerAnswer, TransportFailure>) {
+        lock.lock()
+        guard result == nil else {
+            lock.unlock()
+            return
+        }
+        result = outcome
+        let waiting = continuation
+        let task = task
+        let timer = timer
+        continuation = nil
+        self.task = nil
+        self.timer = nil
+        lock.unlock()
+        waiting?.resume(returning: outcome)
+        task?.cancel()
+        timer?.cancel()
+    }
 }

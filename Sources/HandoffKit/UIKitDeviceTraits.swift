@@ -1,4 +1,4 @@
-#if canImport(UIKit) && !os(watchOS)
+#if canImport(UIKit) && !os(watchOS) && !os(visionOS)
 import UIKit
 
 /// The device's traits on iOS: `UIScreen.main.bounds` in points (what Safari reports as `screen.width`/`height`)

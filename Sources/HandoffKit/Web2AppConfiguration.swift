@@ -34,7 +34,7 @@ public struct Web2AppConfiguration: Sendable {
 
     /// The platform's own traits source: `UIKitDeviceTraits` where UIKit is, else none.
     public static var defaultDevice: any DeviceTraitsSource {
-        #if canImport(UIKit) && !os(watchOS)
+        #if canImport(UIKit) && !os(watchOS) && !os(visionOS)
         return UIKitDeviceTraits()
         #else
         return NoDeviceTraits()
