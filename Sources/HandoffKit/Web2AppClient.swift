@@ -51,6 +51,8 @@ public final class Web2AppClient: Sendable {
             case .failure(let error): return .failed(error)
             }
         }
+        // A concurrent identify (launch and a deep link at once) may have found the buyer meanwhile.
+        if let kept = identity() { return .identified(kept.guid, via: kept.via) }
         onNeedEmail?()
         return .needsEmailFallback
     }
