@@ -61,9 +61,9 @@ struct HTTPTransport: Sendable {
         }
     }
 
-    /// One exchange, ended after `timeout` whatever URLSession does (on a loaded Linux machine its own 1 s timeout
-    /// once ended the request after 16 s): a timer finishes the wait and cancels the task, as does cancelling the
-    /// caller.
+    /// One exchange, ended after `timeout` by a timer of its own (on a Dispatch queue, so it fires even while the
+    /// cooperative pool is busy), which finishes the wait and cancels the task — also where URLSession's own
+    /// timeouts differ between platforms; cancelling the caller does the same.
     private func exchange(_ request: URLRequest) async -> Result<ServerAnswer, TransportFailure> {
         let exchange = Exchange()
         let session = session
@@ -79,11 +79,11 @@ struct HTTPTransport: Sendable {
                     exchange.finish(.success(ServerAnswer(status: http.statusCode, retryAfter: Self.retryAfter(http),
                                                           body: data ?? Data())))
                 }
-                exchange.attach(task, timer: Task {
-                    try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-                    exchange.finish(.failure(TransportFailure(timedOut: true)))
-                })
+                exchange.attach(task)
                 task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                    exchange.finish(.failure(TransportFailure(timedOut: true)))
+                }
             }
         } onCancel: {
             exchange.finish(.failure(TransportFailure(timedOut: false)))
@@ -108,13 +108,12 @@ struct TransportFailure: Error, Sendable {
 }
 
 /// The state of one exchange: whichever of the answer, the timer and cancellation comes first finishes it; the
-/// others find it finished. Finishing resumes the waiting caller once and cancels the task and the timer.
+/// others find it finished. Finishing resumes the waiting caller once and cancels the task.
 private final class Exchange: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Result<ServerAnswer, TransportFailure>?
     private var continuation: CheckedContinuation<Result<ServerAnswer, TransportFailure>, Never>?
     private var task: URLSessionDataTask?
-    private var timer: Task<Void, Never>?
 
     func start(_ waiting: CheckedContinuation<Result<ServerAnswer, TransportFailure>, Never>) {
         lock.lock()
@@ -127,18 +126,12 @@ private final class Exchange: @unchecked Sendable {
         waiting.resume(returning: result)
     }
 
-    func attach(_ task: URLSessionDataTask, timer: Task<Void, Never>) {
+    func attach(_ task: URLSessionDataTask) {
         lock.lock()
         let finished = result != nil
-        if !finished {
-            self.task = task
-            self.timer = timer
-        }
+        if !finished { self.task = task }
         lock.unlock()
-        if finished {
-            task.cancel()
-            timer.cancel()
-        }
+        if finished { task.cancel() }
     }
 
     func finish(_ outcome: Result<ServerAnswer, TransportFailure>) {
@@ -150,13 +143,10 @@ private final class Exchange: @unchecked Sendable {
         result = outcome
         let waiting = continuation
         let task = task
-        let timer = timer
         continuation = nil
         self.task = nil
-        self.timer = nil
         lock.unlock()
         waiting?.resume(returning: outcome)
         task?.cancel()
-        timer?.cancel()
     }
 }

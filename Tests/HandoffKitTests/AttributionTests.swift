@@ -7,8 +7,8 @@ import TestSupport
 /// across purchases, and the refusals of referral input (issue 22).
 @Suite struct AttributionTests {
     /// A server with a campaign (offer code `SPRING50`) and an affiliate `JANE234`.
-    private func program() throws -> HandoffServer {
-        let server = try HandoffServer(["--paywall-url", "https://pay.example.com/p"])
+    private func program() async throws -> HandoffServer {
+        let server = try await HandoffServer.start(["--paywall-url", "https://pay.example.com/p"])
         let campaign = try server.s2s("POST", "/s2s/v1/campaigns", #"{"name":"Spring","#
             + #""commission":{"type":"percent","basisPoints":2000},"offerCode":"SPRING50"}"#)
         let campaignId = try #require(campaign["campaignId"] as? String)
@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test func eachAccountKeepsItsOwnTokenAndReusesItForEveryPurchase() async throws {
-        let server = try program()
+        let server = try await program()
         let storage = InMemoryStorage()
         let alice = attribution(server, account: "alice", storage: storage, guid: "acct-alice")
         #expect(alice.appAccountToken() == nil && alice.binding() == nil)
@@ -64,7 +64,7 @@ import TestSupport
     }
 
     @Test func aClickBoundWithoutAGuidIsNeverHandedToASecondAccount() async throws {
-        let server = try program()
+        let server = try await program()
         let storage = InMemoryStorage()
         let clickId = try click(server)
         let first = attribution(server, account: "first", storage: storage)
@@ -82,7 +82,7 @@ import TestSupport
     }
 
     @Test func referralInputErrorsAreTypedAndBindNothing() async throws {
-        let server = try program()
+        let server = try await program()
         let storage = InMemoryStorage()
         let carol = attribution(server, account: "carol", storage: storage, guid: "acct-carol")
         await #expect(throws: AttributionError.clickOrCodeRequired) {

@@ -7,7 +7,7 @@ import TestSupport
 /// the paywall URL (issue 22).
 @Suite struct CodePathTests {
     @Test func aCodeFromARecordedPaymentIdentifiesTheBuyerAndTheGuidIsKept() async throws {
-        let server = try HandoffServer(["--return-scheme", "myapp"])
+        let server = try await HandoffServer.start(["--return-scheme", "myapp"])
         let guid = "usr:42"
         let paid = try server.pay(guid: guid, paymentId: "pi_code")
         let code = try #require((paid["handoff"] as? [String: Any])?["code"] as? String)
@@ -44,7 +44,8 @@ import TestSupport
     }
 
     @Test func anInstallTokenFromATrackerDeepLinkIdentifiesTheBuyer() async throws {
-        let server = try HandoffServer(["--tracker", "appsflyer", "--tracker-link", "https://kit.onelink.me/AbCd"])
+        let server = try await HandoffServer.start(["--tracker", "appsflyer",
+                                                    "--tracker-link", "https://kit.onelink.me/AbCd"])
         let paid = try server.pay(guid: "buyer-7", paymentId: "pi_token")
         let install = try #require(paid["install"] as? [String: Any])
         let trackerURL = try #require(install["trackerUrl"] as? String)
@@ -62,7 +63,7 @@ import TestSupport
     }
 
     @Test func thePaywallURLCarriesTheDeviceIDUntilTheGuidIsKnownAndThePaywallTakesIt() async throws {
-        let server = try HandoffServer()
+        let server = try await HandoffServer.start()
         let storage = InMemoryStorage()
         let client = KitClients.web2App(server, storage: storage)
         let deviceID = client.deviceID

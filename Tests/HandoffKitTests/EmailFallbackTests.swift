@@ -15,7 +15,7 @@ import TestSupport
     }
 
     @Test func theMailsCodeIdentifiesTheBuyerAfterEveryOtherPathMissed() async throws {
-        let server = try HandoffServer(["--fingerprint", "on"])
+        let server = try await HandoffServer.start(["--fingerprint", "on"])
         let guid = "acct-5521"
         let email = "buyer.kit@example.com"
         _ = try server.pay(guid: guid, paymentId: "pi_mail", email: email)

@@ -10,7 +10,7 @@ import TestSupport
         + "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
     /// Opens `url` in headless Chromium as the iPhone of `KitClients.iPhone` (Tests/Peers/page_browser.py).
-    private func browse(_ url: String) throws -> [String: Any] {
+    private func browse(_ url: String) async throws -> [String: Any] {
         let phone = KitClients.iPhone
         let child = try ChildProcess([
             "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url=" + url,
@@ -18,7 +18,7 @@ import TestSupport
             "--width=\(phone.screenWidth)", "--height=\(phone.screenHeight)",
             "--timezone=" + (phone.timeZone ?? ""), "--timeout=30",
         ])
-        let status = try child.wait(timeout: 120)
+        let status = try await offPool { try child.wait(timeout: 120) }
         let output = child.output()
         #expect(status == .exited(0), "\(output)")
         let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
@@ -32,12 +32,13 @@ import TestSupport
             Issue.record("HANDOFF_TEST_REQUIRE_BROWSER=1 but headless chromium cannot run: \(failure)")
             return
         }
-        let server = try HandoffServer(["--fingerprint", "on", "--ios-bundle-id", "com.example.app"])
+        let server = try await HandoffServer.start(["--fingerprint", "on",
+                                                    "--ios-bundle-id", "com.example.app"])
         let guid = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
         let paid = try server.pay(guid: guid, paymentId: "pi_fp")
         let page = try #require((paid["handoff"] as? [String: Any])?["postPaymentUrl"] as? String)
 
-        let shown = try browse(page)
+        let shown = try await browse(page)
         #expect(shown["fingerprint"] as? String == "sent")
         #expect(shown["screen"] as? String == "393x852" && shown["timezone"] as? String == "Europe/Berlin")
 

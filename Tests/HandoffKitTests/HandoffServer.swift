@@ -36,6 +36,12 @@ final class HandoffServer: @unchecked Sendable {
         throw ServerFailure(what: "handoff dev did not start: " + process.output())
     }
 
+    /// `init(settings)` on a thread of its own: starting Postgres databases, Redis and the server blocks for seconds,
+    /// which must not hold the cooperative pool the library's requests (and other tests) run on.
+    static func start(_ settings: [String] = []) async throws -> HandoffServer {
+        try await offPool { try HandoffServer(settings) }
+    }
+
     deinit {
         process.signal(SIGTERM)
         _ = try? process.wait(timeout: 30)
@@ -91,4 +97,12 @@ final class HandoffServer: @unchecked Sendable {
 struct ServerFailure: Error, CustomStringConvertible {
     let what: String
     var description: String { what }
+}
+
+/// Runs blocking `work` (child processes, waits) on a new thread and awaits its result, leaving the cooperative pool
+/// free: on 2 cores, a few tests blocking it delay every other test's timers and continuations by many seconds.
+func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
 }

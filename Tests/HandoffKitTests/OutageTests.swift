@@ -7,7 +7,7 @@ import TestSupport
 /// and a server that accepts but never answers (the request's timeout ends it) (issue 22).
 @Suite struct OutageTests {
     @Test func aServerWithoutRedisAnswers503AndTheLibraryRetriesUntilItIsBack() async throws {
-        let server = try HandoffServer()
+        let server = try await HandoffServer.start()
         let paid = try server.pay(guid: "usr:503", paymentId: "pi_503")
         let code = try #require((paid["handoff"] as? [String: Any])?["code"] as? String)
 
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     @Test func aServerThatNeverAnswersEndsInATimeout() async throws {
-        let server = try HandoffServer()
+        let server = try await HandoffServer.start()
         server.pause()
         defer { server.resume() }
         let client = Web2AppClient(configuration: Web2AppConfiguration(
@@ -42,6 +42,7 @@ import TestSupport
         let started = Date()
         #expect(await client.identify(deepLinkValue: "ABCD2345") == .failed(.network(timedOut: true)))
         let waited = Date().timeIntervalSince(started)
-        #expect(waited >= 0.9 && waited < 5, "\(waited)")
+        // URLSession's default would wait 60 s; a loaded machine may delay the resumption by a few seconds.
+        #expect(waited >= 0.9 && waited < 30, "\(waited)")
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
 /// (then the request succeeds) when it is not (issue 22).
 @Suite struct RetryTests {
     @Test func aRateLimitedResolveReportsRetryAfterOrWaitsItOutAndSucceeds() async throws {
-        let server = try HandoffServer()
+        let server = try await HandoffServer.start()
         let paid = try server.pay(guid: "usr:77", paymentId: "pi_retry")
         let code = try #require((paid["handoff"] as? [String: Any])?["code"] as? String)
 
