@@ -35,7 +35,9 @@ import TestSupport
 
     @Test func eachAccountKeepsItsOwnTokenAndReusesItForEveryPurchase() async throws {
         let server = try await program()
-        let storage = InMemoryStorage()
+        // Files, as the store keeps them where there is no Keychain: a restart reads them back.
+        let storage = FileStorage(directory: URL(fileURLWithPath: try TestEnvironment.scratchFolder())
+            .appendingPathComponent("kit-tokens-\(UUID().uuidString)"))
         let alice = attribution(server, account: "alice", storage: storage, guid: "acct-alice")
         #expect(alice.appAccountToken() == nil && alice.binding() == nil)
 

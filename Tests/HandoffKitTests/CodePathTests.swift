@@ -11,7 +11,8 @@ import TestSupport
         let guid = "usr:42"
         let paid = try server.pay(guid: guid, paymentId: "pi_code")
         let code = try #require((paid["handoff"] as? [String: Any])?["code"] as? String)
-        let storage = InMemoryStorage()
+        let storage = FileStorage(directory: URL(fileURLWithPath: try TestEnvironment.scratchFolder())
+            .appendingPathComponent("kit-\(UUID().uuidString)"))
         let client = KitClients.web2App(server, storage: storage)
 
         // Before a guid is known there is nothing to ask about.
