@@ -57,14 +57,17 @@ public final class Web2AppClient: Sendable {
         return .needsEmailFallback
     }
 
-    /// Asks the server to mail the buyer a code (`POST /public/handoff/email-recovery/request`). The address is
-    /// trimmed; the server checks its form (`invalidRequest(code: "VALIDATION_EMAIL_FORMAT")`). Pass the code the
-    /// buyer types from the mail to `identify(deepLinkValue:)`.
+    /// Asks the server to mail the buyer a code (`POST /public/handoff/email-recovery/request`), in the first of
+    /// `configuration.languages` the server writes (Russian or English). The address is trimmed; the server checks
+    /// its form (`invalidRequest(code: "VALIDATION_EMAIL_FORMAT")`). Pass the code the buyer types from the mail to
+    /// `identify(deepLinkValue:)`.
     public func requestEmailRecovery(email: String) async throws(Web2AppError) -> EmailRecoveryResult {
         let body = try? JSONSerialization.data(withJSONObject: [
             "projectId": configuration.projectId, "email": email.trimmingCharacters(in: .whitespacesAndNewlines),
         ], options: [.sortedKeys])
-        let answer = try await send("POST", configuration.url("/public/handoff/email-recovery/request"), body: body)
+        let language = configuration.acceptLanguage.map { ["Accept-Language": $0] } ?? [:]
+        let answer = try await send("POST", configuration.url("/public/handoff/email-recovery/request"), body: body,
+                                    headers: language)
         guard answer.status == 204 else { throw Web2AppError.from(answer) }
         return .requested(retryAllowedAt: Date().addingTimeInterval(EmailRecoveryResult.resendInterval))
     }
@@ -155,9 +158,10 @@ public final class Web2AppClient: Sendable {
         }
     }
 
-    private func send(_ method: String, _ url: URL, body: Data? = nil) async throws(Web2AppError) -> ServerAnswer {
+    private func send(_ method: String, _ url: URL, body: Data? = nil,
+                      headers: [String: String] = [:]) async throws(Web2AppError) -> ServerAnswer {
         do {
-            return try await transport.send(method, url, body: body)
+            return try await transport.send(method, url, body: body, headers: headers)
         } catch {
             throw Web2AppError.from(error)
         }

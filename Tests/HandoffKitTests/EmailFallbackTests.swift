@@ -25,7 +25,7 @@ import TestSupport
         // saw: the fingerprint misses.
         Web2App.configure(Web2AppConfiguration(
             projectId: server.tenant.project, baseURL: server.baseURL, storage: InMemoryStorage(),
-            device: KitClients.iPhone, timeout: 20, retry: .never, log: log.sink))
+            device: KitClients.iPhone, timeout: 20, retry: .never, languages: ["ru_RU", "en-US"], log: log.sink))
         Web2App.onNeedEmail = { flag.raise() }
 
         #expect(await Web2App.identify(deepLinkValue: nil) == .needsEmailFallback)
@@ -48,6 +48,8 @@ import TestSupport
             if mail == nil { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         let raw = try #require(mail, "no recovery mail arrived within 60 s")
+        // The phone's first language picked the mail's.
+        #expect(RecoveryMailText.subject(raw) == "Ваша покупка: откройте её в приложении")
         let code = try #require(RecoveryMailText.code(raw))
         #expect(await Web2App.identify(deepLinkValue: code) == .identified(guid, via: .code))
         #expect(try await Web2App.entitlements().active)
