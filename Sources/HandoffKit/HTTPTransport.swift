@@ -13,14 +13,18 @@ struct HTTPTransport: Sendable {
     let retry: RetryPolicy
     let log: (@Sendable (String) -> Void)?
 
-    init(timeout: TimeInterval, retry: RetryPolicy, log: (@Sendable (String) -> Void)?) {
+    /// One session for the whole library: a session lives until it is invalidated, so one per client or per
+    /// `Attribution` would pile up. Ephemeral: no cookies, no cache. Timeouts are per request (and the timer below).
+    static let sharedSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        return URLSession(configuration: configuration)
+    }()
+
+    init(timeout: TimeInterval, retry: RetryPolicy, log: (@Sendable (String) -> Void)?) {
+        session = Self.sharedSession
         self.timeout = timeout
         self.retry = retry
         self.log = log
