@@ -6,9 +6,14 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Handoff",
-    platforms: [.macOS(.v15)],
+    // One platform list per package (SwiftPM has no per-target minimum): the floor of HandoffKit, the client library
+    // apps add (iOS 15, macOS 12). The server targets are built for Linux, where this list does not apply; on macOS
+    // they would need macOS 15 (Synchronization), which this list no longer promises (docs/handoffkit.md).
+    platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .executable(name: "handoff", targets: ["handoff"]),
+        // The Swift client library for apps: the six paths and affiliate attribution (docs/handoffkit.md).
+        .library(name: "HandoffKit", targets: ["HandoffKit"]),
         // The parsers that take outside bytes, for the libFuzzer package in Tests/Fuzz (docs/fuzzing.md).
         .library(name: "HandoffParsers", targets: ["API", "Commands", "Crypto", "Domain", "EventStore", "HTTPServer"]),
     ],
@@ -22,6 +27,9 @@ let package = Package(
 
         // Pure domain.
         .target(name: "Domain", swiftSettings: strict),
+
+        // The client library for apps (iOS, macOS, Linux for its tests): Foundation only, no server target.
+        .target(name: "HandoffKit", swiftSettings: strict),
 
         // Thin clients over the C libraries.
         .target(name: "Postgres", dependencies: ["CLibPQ"], swiftSettings: strict),
@@ -131,6 +139,10 @@ let package = Package(
             name: "ServiceTests",
             dependencies: ["HTTPClient", "Service", "Telemetry", "TestSupport"],
             swiftSettings: strict
+        ),
+        // HandoffKit end to end against a real `handoff dev` (and headless Chromium for the post-payment page).
+        .testTarget(
+            name: "HandoffKitTests", dependencies: ["HandoffKit", "HTTPClient", "TestSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "WorkerTests",

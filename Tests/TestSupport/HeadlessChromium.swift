@@ -1,11 +1,10 @@
 import Foundation
-import TestSupport
 
 /// Whether headless Chromium can run on this machine at all (infra/test installs Debian's `chromium`), and if not,
 /// what it said.
-enum HeadlessChromium {
+public enum HeadlessChromium {
     /// nil when chromium starts and renders a blank page; otherwise why not (its exit status and output).
-    static let failure: String? = {
+    public static let failure: String? = {
         let child: ChildProcess
         do {
             child = try ChildProcess(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
@@ -22,8 +21,8 @@ enum HeadlessChromium {
 
     /// Set by infra/test (`HANDOFF_TEST_REQUIRE_BROWSER=1`): then a chromium that cannot run fails the test instead
     /// of skipping it; by hand (`swift test`) it is skipped.
-    static let required = ProcessInfo.processInfo.environment["HANDOFF_TEST_REQUIRE_BROWSER"] == "1"
+    public static let required = ProcessInfo.processInfo.environment["HANDOFF_TEST_REQUIRE_BROWSER"] == "1"
 
     /// Run the end-to-end test: chromium works, or it is required (and the test then fails with its reason).
-    static var shouldRun: Bool { required || failure == nil }
+    public static var shouldRun: Bool { required || failure == nil }
 }
