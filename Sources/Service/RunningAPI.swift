@@ -22,13 +22,14 @@ public final class RunningAPI: Sendable {
         let postgres = Pool(configuration: PostgresConfiguration(
             url: configuration.databaseURL,
             poolSize: configuration.databasePoolSize,
-            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds))
+            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds,
+            preparedStatements: configuration.databasePreparedStatements))
         let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
         let redis = RedisPool(configuration: try RedisConfiguration(
             url: configuration.redisURL,
             poolSize: configuration.redisPoolSize,
             connectTimeout: redisTimeout,
-            commandTimeout: redisTimeout))
+            commandTimeout: redisTimeout, sentinel: configuration.redisSentinel))
         let metrics = Metrics()
         let clientGrouping = ClientAddressGrouping(ipv6PrefixLength: configuration.ipv6PrefixLength)
         let identity = configuration.identity
