@@ -25,7 +25,7 @@ enum LookupHandler {
                              guid text: String) throws -> Response
     {
         let tenant = try context.tenant()
-        let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment)
+        let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment, reader: tenant.prefix)
         return try JSONResponse.encode(answer)
     }
 
@@ -47,12 +47,16 @@ enum LookupHandler {
         return JSONResponse.raw(#"{"success":true,"data":\#(data)}"#)
     }
 
-    private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment) throws
-        -> EntitlementsAnswer
+    /// `reader`: the secret key's prefix (read-your-writes on a replica, `ReadRouting`); nil for public reads.
+    private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment,
+                                     reader: String? = nil) throws -> EntitlementsAnswer
     {
         let buyers = try environment.identity().buyers
         if let home = try buyers.homeOrganization(of: guid), home != org { throw foreign }
-        let list = try buyers.entitlements(of: guid, org: org, now: environment.clock())
+        let now = environment.clock()
+        let list = try environment.model.reads.read(by: reader) { pool in
+            try buyers.entitlements(of: guid, org: org, now: now, from: pool)
+        }
         return EntitlementsAnswer(guid: guid.description, active: list.contains { $0.status == "active" },
                                   entitlements: list)
     }

@@ -52,9 +52,17 @@ public final class RunningAPI: Sendable {
         if factor != 1 {
             logger.warning("RATE_LIMIT_MULTIPLIER=\(factor): every rate limit is raised; for tests only")
         }
+        let replica = configuration.databaseReadURL.map { url in
+            Pool(configuration: PostgresConfiguration(
+                url: url, poolSize: configuration.databasePoolSize,
+                statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds,
+                preparedStatements: configuration.databasePreparedStatements))
+        }
+        let reads = ReadRouting(primary: postgres, replica: replica, positions: RedisWritePositions(redis: redis))
         environment = Environment(
             model: WriteModel(pool: postgres, secrets: identity, forwardAddresses: ForwardAddresses(
-                allowed: configuration.forwardAllowedNetworks), commandBatch: configuration.commandBatchSize),
+                allowed: configuration.forwardAllowedNetworks), commandBatch: configuration.commandBatchSize,
+                reads: reads),
             redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes,
             s2sLimit: Environment.defaultS2SLimit.scaled(by: factor),

@@ -10,8 +10,9 @@ public final class ScratchStandby: @unchecked Sendable {
     private let dataFolder: String
     private let bin: String
 
-    /// Copies `primary` (listening on `primaryPort`) and starts the copy as a streaming standby.
-    public init(primaryPort: Int) throws {
+    /// Copies `primary` (listening on `primaryPort`) and starts the copy as a streaming standby; it applies what it
+    /// receives `applyDelayMilliseconds` late (`recovery_min_apply_delay`), to stand for a lagging replica.
+    public init(primaryPort: Int, applyDelayMilliseconds: Int = 0) throws {
         port = try Shell.freePort()
         url = "postgresql://postgres@127.0.0.1:\(port)/postgres"
         bin = try TestEnvironment.postgresBin()
@@ -23,6 +24,7 @@ public final class ScratchStandby: @unchecked Sendable {
         try Shell.runAsPostgresUser([bin + "/pg_basebackup", "-h", "127.0.0.1", "-p", "\(primaryPort)", "-U",
                                      "postgres", "-D", dataFolder, "-R", "-X", "stream", "-c", "fast"])
         let settings = "\nport = \(port)\nunix_socket_directories = '\(root)'\nhot_standby_feedback = on\n"
+            + "recovery_min_apply_delay = \(applyDelayMilliseconds)\n"
         try Shell.runAsPostgresUser(["sh", "-c", "printf \"%s\" \"$0\" >> \"$1\"", settings,
                                      dataFolder + "/postgresql.conf"])
         try Shell.runAsPostgresUser([bin + "/pg_ctl", "-D", dataFolder, "-l", dataFolder + "/server.log",
@@ -31,6 +33,11 @@ public final class ScratchStandby: @unchecked Sendable {
 
     deinit {
         _ = try? Shell.runAsPostgresUser([bin + "/pg_ctl", "-D", dataFolder, "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Stops the standby (immediate shutdown).
+    public func stop() throws {
+        try Shell.runAsPostgresUser([bin + "/pg_ctl", "-D", dataFolder, "-m", "immediate", "-w", "stop"])
     }
 
     /// Promotes the standby to a primary and waits until it accepts writes.

@@ -75,8 +75,11 @@ public struct BuyerLookup: Sendable {
     }
 
     /// The entitlements of `guid` in `org`, oldest payment first, judged at `now`.
-    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date) throws -> [Entitlement] {
-        let rows = try pool.withConnection { connection in
+    /// `readPool`, when given, is a replica's (`ReadRouting`); this lookup's pool otherwise.
+    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date, from readPool: Pool? = nil) throws
+        -> [Entitlement]
+    {
+        let rows = try (readPool ?? pool).withConnection { connection in
             try connection.queryPrepared("""
                 SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
                     to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
