@@ -99,6 +99,7 @@ class Load:
         self.lock = threading.Lock()
         self.attempts = []
         self.acknowledged = {}  # paymentId -> (guid, code, email)
+        self.acknowledged_at = {}  # paymentId -> when the 200 arrived
         self.unresolved = []
         self.resolved_ok = {}  # code -> number of 200 answers
         self.stop = threading.Event()
@@ -140,6 +141,7 @@ class Load:
                 answer = json.loads(payload)
                 with self.lock:
                     self.acknowledged[payment_id] = (guid, answer["handoff"]["code"], email)
+                    self.acknowledged_at[payment_id] = time.time()
                     self.unresolved.append(answer["handoff"]["code"])
                 return
             if status not in ("error", 502, 503, 504):
@@ -310,19 +312,31 @@ def main():
     double_resolves = [c for c, n in load.resolved_ok.items() if n > 1]
 
     print()
-    print("| fault | requests | failed (5xx/conn) | max latency s | lost | duplicated |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    def is_failure(attempt):
+        return attempt[3] == "error" or (isinstance(attempt[3], int) and attempt[3] >= 500)
+
+    print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     worst = 0.0
     for fault, begin, end in phases:
         inside = [a for a in load.attempts if begin <= a[0] < end]
-        failed = [a for a in inside if a[3] == "error" or (isinstance(a[3], int) and a[3] >= 500)]
+        failed = [a for a in inside if is_failure(a)]
+        kinds = {}
+        for attempt in failed:
+            label = "%s %s" % (attempt[2], attempt[3])
+            kinds[label] = kinds.get(label, 0) + 1
+        which = ", ".join("%s ×%d" % item for item in sorted(kinds.items())) or "–"
         latency = max((a[1] for a in inside), default=0.0)
         worst = max(worst, latency)
-        acked_in = [p for p in load.acknowledged if p in lost_payments]
-        print("| %s | %d | %d | %.2f | %s | %s |" % (fault, len(inside), len(failed), latency, "–", "–"))
-    total_failed = sum(1 for a in load.attempts if a[3] == "error" or (isinstance(a[3], int) and a[3] >= 500))
-    print("| **whole run** | %d | %d | %.2f | %d | %d |" % (len(load.attempts), total_failed, worst,
-                                                            len(lost_payments), len(duplicated_payments)))
+        acked = [p for p, at in load.acknowledged_at.items() if begin <= at < end]
+        lost = sum(1 for p in acked if p in lost_payments)
+        twice = sum(1 for p in acked if p in duplicated_payments)
+        print("| %s | %d | %d | %s | %.2f | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
+                                                             len(acked), lost, twice))
+    total_failed = sum(1 for a in load.attempts if is_failure(a))
+    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d |" % (
+        len(load.attempts), total_failed, worst, len(load.acknowledged), len(lost_payments),
+        len(duplicated_payments)))
     print()
     refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
     print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d" % (
