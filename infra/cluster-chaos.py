@@ -104,6 +104,7 @@ class Load:
         self.resolved_ok = {}  # code -> number of 200 answers
         self.stop = threading.Event()
         self.stale_reads = 0
+        self.abandoned = 0  # payments never answered 200 within 60 s of retries
 
     def request(self, method, path, body=None, s2s=False):
         connection = http.client.HTTPConnection("127.0.0.1", self.cluster.ports["NGINX_PORT"], timeout=40)
@@ -149,6 +150,8 @@ class Load:
                     self.attempts.append((started, seconds, "payment-refused-%s" % status, status))
                 return
             time.sleep(0.2)
+        with self.lock:
+            self.abandoned += 1
 
     def resolve(self):
         with self.lock:
@@ -339,15 +342,16 @@ def main():
         len(duplicated_payments)))
     print()
     refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
-    print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d" % (
-        len(load.acknowledged), len(recorded), len(lost_payments), len(duplicated_payments), refused))
+    print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d, given up after "
+          "60 s of retries %d" % (len(load.acknowledged), len(recorded), len(lost_payments),
+                                  len(duplicated_payments), refused, load.abandoned))
     print("codes resolved %d, answered 200 twice %d, redeemed twice in the log %s" % (
         len(load.resolved_ok), len(double_resolves), redeemed_twice))
     print("recovery mails sent twice for one request: %s; jobs by state (state|count|dead without reason): %s" % (
         mails_twice, jobs.replace("\n", ", ")))
     print("entitlement lookups that missed an acknowledged payment (read-your-writes): %d" % load.stale_reads)
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
-    failed = (lost_payments or duplicated_payments or double_resolves or redeemed_twice != "0" or mails_twice != "0"
+    failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0" or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"
                      for line in jobs.splitlines() if line))

@@ -95,7 +95,9 @@ import TestSupport
         let standby = try ScratchStandby(primaryPort: primary.port)
         try admin.execute("ALTER SYSTEM SET synchronous_standby_names = '*'")
         try admin.execute("SELECT pg_reload_conf()")
-        try waitUntil { try admin.query("SELECT sync_state FROM pg_stat_replication").rows.first?["sync_state"] == "sync" }
+        try waitUntil {
+            try admin.query("SELECT sync_state FROM pg_stat_replication").rows.first?["sync_state"] == "sync"
+        }
         admin.close()
 
         let url = "postgresql://postgres@127.0.0.1:\(standby.port),127.0.0.1:\(primary.port)/postgres"

@@ -15,9 +15,10 @@ public protocol WritePositions: Sendable {
 ///
 /// After a successful write, the API calls `recordWrite(by:)` with the writer (a secret key's prefix): the primary's
 /// WAL position then (`pg_current_wal_lsn()`, at or after the write's commit record) is kept in `positions` (Redis)
-/// for `windowSeconds`, so every API instance sees it. A read by that writer waits up to `waitSeconds` for the replica to
-/// replay that far (`pg_last_wal_replay_lsn()`), then reads the primary instead. A replica that cannot be reached, or
-/// a position store that cannot say, sends the read to the primary too. Without a replica every read goes to the primary.
+/// for `windowSeconds`, so every API instance sees it. A read by that writer waits up to `waitSeconds` for the
+/// replica to replay that far (`pg_last_wal_replay_lsn()`), then reads the primary instead. A replica that cannot be
+/// reached, or a position store that cannot say, sends the read to the primary too. Without a replica every read
+/// goes to the primary.
 public final class ReadRouting: Sendable {
     /// The pool of `DATABASE_URL`: commands, and reads that must see the latest state.
     public let primary: Pool
