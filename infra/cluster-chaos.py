@@ -351,7 +351,8 @@ def main():
         mails_twice, jobs.replace("\n", ", ")))
     print("entitlement lookups that missed an acknowledged payment (read-your-writes): %d" % load.stale_reads)
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
-    failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0" or mails_twice != "0"
+    failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
+              or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"
                      for line in jobs.splitlines() if line))
