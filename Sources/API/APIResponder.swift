@@ -64,7 +64,12 @@ public struct APIResponder: Responder {
             if route.access == .secretKey {
                 context.keyHolder = try SecretKeyAuthentication.authenticate(request, environment)
             }
-            return try Handlers.handle(route, request, context, environment)
+            let response = try Handlers.handle(route, request, context, environment)
+            if let writer = context.keyHolder?.prefix, request.method != .get, response.status < 300 {
+                // Read-your-writes on a replica (`DATABASE_READ_URL`); a no-op without one.
+                environment.model.reads.recordWrite(by: writer)
+            }
+            return response
         } catch let refusal as APIError {
             return JSONResponse.error(refusal)
         } catch let refusal as Refusal {

@@ -25,7 +25,10 @@ enum EventsHandler {
         let tenant = try context.tenant()
         let after = try integer(request.query["after"], name: "after", default: 0, range: 0...maximumAfter)
         let limit = try integer(request.query["limit"], name: "limit", default: defaultLimit, range: 1...maximumLimit)
-        let json = try environment.identity().history.page(org: tenant.orgId, after: after, limit: limit)
+        let history = try environment.identity().history
+        let json = try environment.model.reads.read(by: tenant.prefix) { pool in
+            try history.page(org: tenant.orgId, after: after, limit: limit, from: pool)
+        }
         return JSONResponse.raw(json.canonicalText)
     }
 

@@ -25,7 +25,7 @@ enum LookupHandler {
                              guid text: String) throws -> Response
     {
         let tenant = try context.tenant()
-        let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment)
+        let answer = try entitlements(of: try parse(text), org: tenant.orgId, environment, reader: tenant.prefix)
         return JSONResponse.raw(answer.json())
     }
 
@@ -44,10 +44,16 @@ enum LookupHandler {
         return JSONResponse.raw(answer.json(wrapped: true))
     }
 
-    private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment) throws
-        -> EntitlementsAnswer
+    /// `reader`: the secret key's prefix (read-your-writes on a replica, `ReadRouting`); nil for public reads.
+    private static func entitlements(of guid: BuyerGuid, org: OrgID, _ environment: Environment,
+                                     reader: String? = nil) throws -> EntitlementsAnswer
     {
-        switch try environment.identity().buyers.entitlements(of: guid, org: org, now: environment.clock()) {
+        let buyers = try environment.identity().buyers
+        let now = environment.clock()
+        let read = try environment.model.reads.read(by: reader) { pool in
+            try buyers.entitlements(of: guid, org: org, now: now, from: pool)
+        }
+        switch read {
         case .foreign: throw foreign
         case .found(let list): return EntitlementsAnswer(guid: guid.description, entitlements: list)
         }

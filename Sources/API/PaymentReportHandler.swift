@@ -16,8 +16,10 @@ enum PaymentReportHandler {
         let from = try CommissionStatementHandler.instant(request.query["from"], name: "from")
         let to = try CommissionStatementHandler.instant(request.query["to"], name: "to")
         let grouping = try grouping(request.query["groupBy"])
-        let report = try PaymentReport.read(PaymentReport.Query(from: from, to: to, grouping: grouping),
-                                            org: tenant.orgId, log: environment.model.log)
+        let report = try environment.model.reads.read(by: tenant.prefix) { pool in
+            try PaymentReport.read(PaymentReport.Query(from: from, to: to, grouping: grouping),
+                                   org: tenant.orgId, log: environment.model.log, from: pool)
+        }
         return JSONResponse.raw(report.jsonText)
     }
 

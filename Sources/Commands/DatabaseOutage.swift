@@ -9,10 +9,11 @@ public enum DatabaseOutage {
     ///
     /// Outages: a connection that could not be opened (`connectFailed`, including SQLSTATE 57P03 "the database
     /// system is starting up"), a connection lost mid-statement (`connectionLost`: class 08, 57P01–57P03), and a pool
-    /// with no free connection within its checkout timeout (`poolTimeout`).
+    /// with no free connection within its checkout timeout (`poolTimeout`), and a connection left on a server that
+    /// became read-only by a failover (`readOnlyServer`; the pool replaces it, a retry reaches the new primary).
     public static func refusal(for error: any Error) -> Refusal? {
         guard let error = error as? PostgresError,
-              [.connectFailed, .connectionLost, .poolTimeout].contains(error.kind) else { return nil }
+              [.connectFailed, .connectionLost, .readOnlyServer, .poolTimeout].contains(error.kind) else { return nil }
         return .unavailable("the database is not answering; retry later")
     }
 }

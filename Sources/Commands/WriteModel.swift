@@ -27,11 +27,15 @@ public struct WriteModel: Sendable {
     public let affiliates: AffiliateModel
     /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
     public let surfaces: SurfaceModel?
+    /// Where feeds, reports and entitlement lookups read (`DATABASE_READ_URL`, read-your-writes).
+    public let reads: ReadRouting
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
     /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
     public init(pool: Pool, secrets: IdentitySecrets?, sweep: FingerprintSweep = FingerprintSweep(),
-                forwardAddresses: ForwardAddresses = ForwardAddresses(), commandBatch: Int = 16) {
+                forwardAddresses: ForwardAddresses = ForwardAddresses(), commandBatch: Int = 16,
+                reads: ReadRouting? = nil) {
+        self.reads = reads ?? ReadRouting(primary: pool)
         let log = EventLog(pool: pool, projections: ProjectionRegistry.service, commandBatch: commandBatch)
         self.log = log
         self.projects = ProjectLookup(pool: pool)
@@ -58,6 +62,7 @@ public struct WriteModel: Sendable {
     /// Closes the pool's connections (at shutdown).
     public func close() {
         log.pool.close()
+        reads.replica?.close()
     }
 }
 

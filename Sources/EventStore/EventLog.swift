@@ -180,6 +180,11 @@ public final class EventLog: Sendable {
         try pool.transaction(opening: scope.statement, body)
     }
 
+    /// `read(in:_:)` on another pool of the same database, e.g. a replica's (`DATABASE_READ_URL`).
+    public func read<T>(in scope: OrgScope, from other: Pool, _ body: (Connection) throws -> T) throws -> T {
+        try other.transaction(opening: scope.statement, body)
+    }
+
     /// The events of one stream from `fromVersion` on, in stream order, at most `limit`.
     public func readStream(
         org: UUID, stream: String, fromVersion: Int = 1, limit: Int = 1000

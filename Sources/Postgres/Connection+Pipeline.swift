@@ -33,7 +33,7 @@ extension Connection {
         }
         var names: [String?] = []
         for statement in statements {
-            if statement.prepared, let name = try preparedStatements[statement.sql]
+            if statement.prepared, usesPreparedStatements, let name = try preparedStatements[statement.sql]
                 ?? prepare(statement.sql, statement.parameters) {
                 names.append(name)
             } else {

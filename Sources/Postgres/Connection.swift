@@ -18,12 +18,15 @@ public final class Connection: @unchecked Sendable {
     /// SQL text → name of the statement prepared for it on this connection.
     var preparedStatements: [String: String] = [:]
     private var nextStatementNumber = 1
+    /// False under `DATABASE_PREPARED=off`: `queryPrepared` and prepared pipeline statements run unnamed.
+    let usesPreparedStatements: Bool
 
     /// Connects to `configuration.url` (URI or key=value), then sets `statement_timeout`.
     ///
     /// Throws `.connectFailed` when the server cannot be reached, refuses the login, or the URL does not parse.
     /// The message never contains the URL or its password.
     public init(configuration: PostgresConfiguration) throws {
+        usesPreparedStatements = configuration.preparedStatements
         let password = try Self.password(in: configuration.url)
         // `dbname` first and expand_dbname=1: libpq expands the URL in its place, and the keywords after it
         // override what the URL says.
@@ -95,10 +98,12 @@ public final class Connection: @unchecked Sendable {
 
     /// Like `query`, but prepares the statement on first use and reuses it afterwards on this connection.
     ///
+    /// With `preparedStatements` off in the configuration it is exactly `query` (an unnamed statement).
     /// The cache is keyed by the SQL text; parameter types are fixed by the first call (text parameters are
     /// left for the server to infer, `bytea` and binary ones are declared with their type). Use it for hot, fixed SQL.
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws -> QueryResult {
+        guard usesPreparedStatements else { return try query(sql, parameters) }
         if let name = preparedStatements[sql] {
             do {
                 return try executePrepared(name, parameters)
@@ -113,7 +118,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Prepares `sql` on this connection and caches its name; nil once the cache is full (run it unprepared then).
     func prepare(_ sql: String, _ parameters: [PostgresValue]) throws -> String? {
-        guard preparedStatements.count < Self.preparedStatementLimit else { return nil }
+        guard usesPreparedStatements, preparedStatements.count < Self.preparedStatementLimit else { return nil }
         let connection = try liveHandle()
         let name = "handoff_\(nextStatementNumber)"
         nextStatementNumber += 1
@@ -199,7 +204,8 @@ public final class Connection: @unchecked Sendable {
         let constraint = handoff_pq_constraint_name(result).map { String(cString: $0) }
         var kind = sqlState.map(PostgresError.Kind.init(sqlState:)) ?? .other
         if let handle, PQstatus(handle) == CONNECTION_BAD { kind = .connectionLost }
-        if kind == .connectionLost { broken = true }
+        if sqlState == "25006", isOnReadOnlyServer { kind = .readOnlyServer }
+        if kind == .connectionLost || kind == .readOnlyServer { broken = true }
         return PostgresError(kind: kind, sqlState: sqlState, message: message, constraint: constraint)
     }
 

@@ -5,8 +5,10 @@ import Synchronization
 /// A fixed-size pool of connections, opened lazily, handed out one caller at a time in arrival order.
 ///
 /// Creating a pool connects to nothing, so a service starts while Postgres is down; the first checkout
-/// connects. Broken connections are closed and replaced, never handed out again; a connection returned
-/// inside a transaction is rolled back first.
+/// connects. Broken connections are closed and replaced, never handed out again; so is an idle connection the
+/// server dropped (terminated, restarted, failed over), noticed before it is lent. A connection that finds itself
+/// on a read-only server (`.readOnlyServer`) counts as broken. A connection returned inside a transaction is
+/// rolled back first.
 public final class Pool: Sendable {
     /// A caller parked until a connection (or a free slot to open one) is handed to it.
     private final class Waiter: @unchecked Sendable {
@@ -143,7 +145,7 @@ public final class Pool: Sendable {
             return .wait(waiter)
         }
         switch decision {
-        case .use(let connection): return connection
+        case .use(let connection): return try replacedIfStale(connection)
         case .open: return try openConnection()
         case .closed: throw Self.closedError
         case .wait(let waiter): return try waitForGrant(waiter)
@@ -160,7 +162,7 @@ public final class Pool: Sendable {
             return waiter.grant
         }
         switch grant {
-        case .connection(let connection): return connection
+        case .connection(let connection): return try replacedIfStale(connection)
         case .openSlot: return try openConnection()
         case .closed: throw Self.closedError
         case nil:
@@ -169,6 +171,13 @@ public final class Pool: Sendable {
                 message: "no database connection became free within \(configuration.checkoutTimeout) s"
             )
         }
+    }
+
+    /// `connection`, or a new one in its slot when the server dropped it while it was idle (`Connection.isStale`).
+    private func replacedIfStale(_ connection: Connection) throws -> Connection {
+        guard connection.isStale else { return connection }
+        connection.close()
+        return try openConnection()
     }
 
     /// Opens a connection in a slot already counted as open and in use; gives the slot back on failure.

@@ -13,6 +13,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         /// The connection died (SQLSTATE class 08, 57P01–57P03, or libpq lost the socket).
         /// The connection is broken and the pool replaces it.
         case connectionLost
+        /// SQLSTATE 25006 from a server that accepts only reads: a hot standby, or a primary fenced with
+        /// `default_transaction_read_only` (a failover left this connection on the wrong server). The connection is
+        /// broken and the pool replaces it; nothing of the statement was applied.
+        case readOnlyServer
         /// A new connection could not be opened (server down, bad address, authentication refused).
         case connectFailed
         /// No pooled connection became free within `checkoutTimeout`.

@@ -15,13 +15,16 @@ public struct RedisConfiguration: Sendable {
     public var commandTimeout: Double
     /// How long `RedisPool` checkout waits for a free connection, in seconds; past it, `.poolTimeout`.
     public var checkoutTimeout: Double
+    /// Where to find the master when it is not fixed (`REDIS_SENTINELS` + `REDIS_MASTER_NAME`); nil uses `url`'s
+    /// address. With Sentinel, `url` still gives the password and database; its host and port are not used.
+    public var sentinel: RedisSentinelConfiguration?
 
     /// Validates `url` and stores the settings.
     ///
     /// - Throws: `RedisError(.invalidURL)` when `url` is malformed.
     public init(
         url: String, poolSize: Int = 4, connectTimeout: Double = 1, commandTimeout: Double = 1,
-        checkoutTimeout: Double = 2
+        checkoutTimeout: Double = 2, sentinel: RedisSentinelConfiguration? = nil
     ) throws {
         _ = try RedisEndpoint(url: url)
         self.url = url
@@ -29,5 +32,6 @@ public struct RedisConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.checkoutTimeout = checkoutTimeout
+        self.sentinel = sentinel
     }
 }

@@ -12,14 +12,28 @@ import Foundation
 public final class RedisConnection: @unchecked Sendable {
     private let context: UnsafeMutablePointer<redisContext>
     private var brokenReason: RedisError?
+    /// The `RedisMasterLocator` epoch this connection's address came from (0 without Sentinel); set by the pool.
+    var masterEpoch = 0
 
     /// Connects, sets the command timeout, then sends `AUTH` and `SELECT` when the URL asks for them.
     ///
     /// - Throws: `.invalidURL`, `.connectFailed` (refused, unreachable, connect timeout, AUTH/SELECT refused),
     ///   or `.timeout` when the server accepts the socket but does not answer AUTH/SELECT.
-    public init(configuration: RedisConfiguration) throws {
-        let endpoint = try RedisEndpoint(url: configuration.url)
-        let connectTimeout = RedisConnection.makeTimeval(seconds: configuration.connectTimeout)
+    public convenience init(configuration: RedisConfiguration) throws {
+        try self.init(configuration: configuration, address: nil)
+    }
+
+    /// Connects to `address` (nil: the URL's) with the URL's credentials and database; for Sentinel's master.
+    convenience init(configuration: RedisConfiguration, address: RedisEndpoint.Address?) throws {
+        var endpoint = try RedisEndpoint(url: configuration.url)
+        if let address { endpoint.address = address }
+        try self.init(endpoint: endpoint, connectTimeout: configuration.connectTimeout,
+                      commandTimeout: configuration.commandTimeout)
+    }
+
+    /// Connects to `endpoint` and applies its credentials and database.
+    init(endpoint: RedisEndpoint, connectTimeout connectSeconds: Double, commandTimeout commandSeconds: Double) throws {
+        let connectTimeout = RedisConnection.makeTimeval(seconds: connectSeconds)
         let opened: UnsafeMutablePointer<redisContext>? = switch endpoint.address {
         case .tcp(let host, let port): redisConnectWithTimeout(host, Int32(port), connectTimeout)
         case .unix(let path): redisConnectUnixWithTimeout(path, connectTimeout)
@@ -31,7 +45,7 @@ public final class RedisConnection: @unchecked Sendable {
             throw RedisError(.connectFailed, "connect to \(endpoint.address.display) failed: \(reason)")
         }
         context = opened
-        let commandTimeout = RedisConnection.makeTimeval(seconds: configuration.commandTimeout)
+        let commandTimeout = RedisConnection.makeTimeval(seconds: commandSeconds)
         guard redisSetTimeout(context, commandTimeout) == REDIS_OK else {
             let reason = String(cString: handoff_redis_errstr(context))
             throw RedisError(.connectFailed, "could not set the command timeout: \(reason)")
@@ -62,7 +76,8 @@ public final class RedisConnection: @unchecked Sendable {
 
     /// Sends one command with binary-safe arguments (any bytes, including NUL and CRLF) and returns its reply.
     ///
-    /// - Throws: `.timeout`, `.connectionLost` or `.protocolError`; error replies are returned, not thrown.
+    /// - Throws: `.timeout`, `.connectionLost` or `.protocolError`; error replies are returned, not thrown, except
+    ///   `READONLY` (the server is a replica now, after a failover), which breaks the connection: `.connectionLost`.
     @discardableResult
     public func command(_ arguments: [[UInt8]]) throws -> RedisReply {
         if let brokenReason {
@@ -78,7 +93,14 @@ public final class RedisConnection: @unchecked Sendable {
         }
         guard let raw else { throw breakConnection(savedErrno: savedErrno) }
         defer { freeReplyObject(raw) }
-        return try RedisConnection.copy(raw)
+        let reply = try RedisConnection.copy(raw)
+        if case .error(let message) = reply, message.hasPrefix("READONLY") {
+            // A master that a failover turned into a replica: nothing was written; the pool replaces the connection.
+            let error = RedisError(.connectionLost, "the server became a read-only replica")
+            brokenReason = error
+            throw error
+        }
+        return reply
     }
 
     /// Runs `script` with `EVALSHA`; when the server answers `NOSCRIPT`, loads it with `SCRIPT LOAD` and retries once.

@@ -5,17 +5,25 @@ import Foundation
 /// Lazy: connections open on first demand, so a service starts while Redis is down. A checked-out connection
 /// that is broken (timeout, I/O error) is closed on checkin and replaced on a later checkout; an idle
 /// connection the server closed (`CLIENT KILL`, restart) is noticed at checkout and replaced before use.
+/// With Sentinel (`RedisConfiguration.sentinel`) connections go to the master the Sentinels name; when they name
+/// another one, idle connections to the old master are replaced at checkout.
 /// Blocking: call it from threads, never from `async` code.
 public final class RedisPool: Sendable {
     private let configuration: RedisConfiguration
     private let shared: SharedState
+    /// Set when `configuration.sentinel` is: the master is whatever the Sentinels name.
+    private let locator: RedisMasterLocator?
 
-    /// Creates the pool without connecting.
+    /// Creates the pool without connecting (nor asking any Sentinel).
     ///
     /// `configuration.poolSize` below 1 is treated as 1.
     public init(configuration: RedisConfiguration) {
         self.configuration = configuration
         self.shared = SharedState(size: max(1, configuration.poolSize))
+        self.locator = configuration.sentinel.map {
+            RedisMasterLocator(sentinel: $0, connectTimeout: configuration.connectTimeout,
+                               commandTimeout: configuration.commandTimeout)
+        }
     }
 
     /// Checks a connection out, runs `body` with it, and checks it back in (closing it if it broke).
@@ -96,19 +104,46 @@ public final class RedisPool: Sendable {
         shared.condition.unlock()
 
         // The slot is ours now; connect (or replace a connection the server closed) outside the lock.
-        if let reused, !reused.isStale { return reused }
         do {
-            return try RedisConnection(configuration: configuration)
+            guard let locator else {
+                if let reused, !reused.isStale { return reused }
+                return try RedisConnection(configuration: configuration)
+            }
+            let master = try locator.master(.ifDue)
+            if let reused, !reused.isStale, reused.masterEpoch == master.epoch { return reused }
+            return try connectToMaster(master, locator: locator)
         } catch {
             releaseSlot()
             throw error
         }
     }
 
+    /// Opens a connection to the master the Sentinels named and checks that it is one (`ROLE`): right after a
+    /// failover the old master may still be reachable, as a replica or about to become one.
+    private func connectToMaster(
+        _ master: (address: RedisEndpoint.Address, epoch: Int), locator: RedisMasterLocator
+    ) throws -> RedisConnection {
+        let connection: RedisConnection
+        do {
+            connection = try RedisConnection(configuration: configuration, address: master.address)
+        } catch {
+            locator.markDue()
+            throw error
+        }
+        let role = try connection.command(["ROLE"])
+        guard role.elements?.first?.string == "master" else {
+            locator.markDue()
+            throw RedisError(.connectFailed, "\(master.address.display) is not the master (yet)")
+        }
+        connection.masterEpoch = master.epoch
+        return connection
+    }
+
     private func checkIn(_ connection: RedisConnection) {
         shared.condition.lock()
         defer { shared.condition.unlock() }
         shared.inUse -= 1
+        if connection.isBroken { locator?.markDue() }
         if connection.isBroken || shared.closed {
             shared.open -= 1
         } else {

@@ -1,6 +1,7 @@
 import Commands
 import Domain
 import Foundation
+import Redis
 import Telemetry
 
 /// Every setting of the service, read once from the environment at start and validated here.
@@ -15,6 +16,14 @@ public struct Configuration: Sendable {
     public var databaseStatementTimeoutMilliseconds: Int
     /// `COMMAND_BATCH_SIZE`: the most concurrent commands of one org that share a transaction (group commit); 1 = off.
     public var commandBatchSize: Int
+    /// `DATABASE_PREPARED`: `on` (default) prepares hot statements once per connection; `off` sends them unnamed, for
+    /// poolers that do not carry named statements across transactions (docs/operations.md).
+    public var databasePreparedStatements: Bool
+    /// `DATABASE_READ_URL`: a replica that feeds, exports, reports and entitlement lookups may read from; nil reads
+    /// everything from `DATABASE_URL`.
+    public var databaseReadURL: String?
+    /// `REDIS_SENTINELS` + `REDIS_MASTER_NAME`: the Sentinels that name the Redis master; nil uses `REDIS_URL`'s host.
+    public var redisSentinel: RedisSentinelConfiguration?
     public var redisURL: String
     public var redisPoolSize: Int
     public var redisTimeoutMilliseconds: Int
@@ -114,7 +123,11 @@ public struct Configuration: Sendable {
         ("DATABASE_POOL_SIZE", "HTTP_THREADS", "Postgres connections per process (1–200)"),
         ("DATABASE_STATEMENT_TIMEOUT_MS", "10000", "statement_timeout of every connection (100–600000)"),
         ("COMMAND_BATCH_SIZE", "16", "concurrent commands of one org sharing a transaction (1–32; 1 = no group commit)"),
+        ("DATABASE_PREPARED", "on", "on: named prepared statements; off: unnamed (pgbouncer < 1.21 transaction mode)"),
+        ("DATABASE_READ_URL", "(none)", "a replica for feeds, exports, reports, entitlement reads (read-your-writes)"),
         ("REDIS_URL", "redis://127.0.0.1:6379", "Redis: redis://[:password@]host[:port][/db] or unix:///path"),
+        ("REDIS_SENTINELS", "(none)", "host:port,…: Sentinels that name the master (REDIS_URL gives password, db)"),
+        ("REDIS_MASTER_NAME", "(none)", "the master's name in the Sentinels (required with REDIS_SENTINELS)"),
         ("REDIS_POOL_SIZE", "HTTP_THREADS", "Redis connections per process (1–200)"),
         ("REDIS_TIMEOUT_MS", "1000", "Redis connect and per-command timeout (10–60000)"),
         ("HTTP_HOST", "127.0.0.1", "address the API listens on: IPv4 or IPv6 literal (:: = all, dual-stack)"),
@@ -174,6 +187,10 @@ public struct Configuration: Sendable {
         databaseStatementTimeoutMilliseconds = try reader.integer(
             "DATABASE_STATEMENT_TIMEOUT_MS", default: 10_000, in: 100...600_000)
         commandBatchSize = try reader.integer("COMMAND_BATCH_SIZE", default: 16, in: 1...32)
+        databasePreparedStatements = try reader.onOff("DATABASE_PREPARED", default: true)
+        databaseReadURL = try reader.text("DATABASE_READ_URL").map { _ in
+            try reader.databaseURL("DATABASE_READ_URL", default: "") }
+        redisSentinel = try reader.redisSentinel("REDIS_SENTINELS", masterName: "REDIS_MASTER_NAME")
         redisURL = try reader.redisURL("REDIS_URL", default: "redis://127.0.0.1:6379")
         redisPoolSize = try reader.integer("REDIS_POOL_SIZE", default: httpThreads, in: 1...200)
         redisTimeoutMilliseconds = try reader.integer("REDIS_TIMEOUT_MS", default: 1000, in: 10...60_000)

@@ -22,13 +22,14 @@ public final class RunningAPI: Sendable {
         let postgres = Pool(configuration: PostgresConfiguration(
             url: configuration.databaseURL,
             poolSize: configuration.databasePoolSize,
-            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds))
+            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds,
+            preparedStatements: configuration.databasePreparedStatements))
         let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
         let redis = RedisPool(configuration: try RedisConfiguration(
             url: configuration.redisURL,
             poolSize: configuration.redisPoolSize,
             connectTimeout: redisTimeout,
-            commandTimeout: redisTimeout))
+            commandTimeout: redisTimeout, sentinel: configuration.redisSentinel))
         let metrics = Metrics()
         let clientGrouping = ClientAddressGrouping(ipv6PrefixLength: configuration.ipv6PrefixLength)
         let identity = configuration.identity
@@ -51,9 +52,17 @@ public final class RunningAPI: Sendable {
         if factor != 1 {
             logger.warning("RATE_LIMIT_MULTIPLIER=\(factor): every rate limit is raised; for tests only")
         }
+        let replica = configuration.databaseReadURL.map { url in
+            Pool(configuration: PostgresConfiguration(
+                url: url, poolSize: configuration.databasePoolSize,
+                statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds,
+                preparedStatements: configuration.databasePreparedStatements))
+        }
+        let reads = ReadRouting(primary: postgres, replica: replica, positions: RedisWritePositions(redis: redis))
         environment = Environment(
             model: WriteModel(pool: postgres, secrets: identity, forwardAddresses: ForwardAddresses(
-                allowed: configuration.forwardAllowedNetworks), commandBatch: configuration.commandBatchSize),
+                allowed: configuration.forwardAllowedNetworks), commandBatch: configuration.commandBatchSize,
+                reads: reads),
             redis: redis, metrics: metrics, logger: logger,
             defaultBodyLimit: configuration.httpMaxBodyBytes,
             s2sLimit: Environment.defaultS2SLimit.scaled(by: factor),

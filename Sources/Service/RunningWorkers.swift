@@ -35,13 +35,14 @@ public final class RunningWorkers: Sendable {
         let threads = configuration.workThreads
         let postgresConfiguration = PostgresConfiguration(
             url: configuration.databaseURL, poolSize: threads * max(1, queues.count) + 3,
-            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds)
+            statementTimeoutMilliseconds: configuration.databaseStatementTimeoutMilliseconds,
+            preparedStatements: configuration.databasePreparedStatements)
         postgres = Pool(configuration: postgresConfiguration)
         let redisTimeout = Double(configuration.redisTimeoutMilliseconds) / 1000
         // Consumers block up to 1 s in XREADGROUP: their command timeout must be longer than that.
         let redis = RedisPool(configuration: try RedisConfiguration(
             url: configuration.redisURL, poolSize: threads * max(1, queues.count) + 3, connectTimeout: redisTimeout,
-            commandTimeout: max(redisTimeout, 3)))
+            commandTimeout: max(redisTimeout, 3), sentinel: configuration.redisSentinel))
         redisPools = [redis]
         let store = EventLog(pool: postgres, projections: ProjectionRegistry.service,
                              commandBatch: configuration.commandBatchSize)

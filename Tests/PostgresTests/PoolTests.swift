@@ -119,28 +119,6 @@ import TestSupport
         #expect(pool.stats == PoolStats(size: 1, open: 1, inUse: 0, waiting: 0))
     }
 
-    @Test func aTerminatedBackendIsReportedAsConnectionLostAndReplaced() throws {
-        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
-        let firstPID = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
-
-        let admin = try Connection(configuration: PostgresConfiguration(url: try TestEnvironment.adminDatabaseURL()))
-        let terminated = try admin.query("SELECT pg_terminate_backend($1::int, 5000) AS done", [.int(firstPID)])
-        #expect(try terminated.rows[0].bool("done"))
-
-        let error = #expect(throws: PostgresError.self) {
-            try pool.withConnection { connection in
-                #expect(Int(connection.backendPID) == firstPID)
-                try connection.query("SELECT 1")
-            }
-        }
-        #expect(error?.kind == .connectionLost)
-        #expect(pool.stats.open == 0)
-
-        let secondPID = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
-        #expect(secondPID != firstPID)
-        #expect(pool.stats == PoolStats(size: 1, open: 1, inUse: 0, waiting: 0))
-    }
-
     @Test func aPoolStartsWithoutConnectingAndFailsCheckoutsWhileTheServerIsDown() throws {
         let port = try Shell.freePort()
         let pool = Pool(configuration: PostgresConfiguration(url: "postgresql://handoff@127.0.0.1:\(port)/handoff",

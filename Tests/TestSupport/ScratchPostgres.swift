@@ -37,6 +37,11 @@ public final class ScratchPostgres: @unchecked Sendable {
                                      "-w", "-t", "60", "start"])
     }
 
+    /// Stops the server as a crash would (immediate shutdown: no checkpoint, nothing more sent to standbys).
+    public func crash() throws {
+        try Shell.runAsPostgresUser([bin + "/pg_ctl", "-D", dataFolder, "-m", "immediate", "-w", "stop"])
+    }
+
     /// Stops the server (fast shutdown: open connections are cut).
     public func stop() throws {
         try Shell.runAsPostgresUser([bin + "/pg_ctl", "-D", dataFolder, "-m", "fast", "-w", "stop"])

@@ -86,9 +86,12 @@ public struct BuyerLookup: Sendable {
     /// guid.
     ///
     /// One round trip (`Connection.pipeline`): the guid's home org (`buyer_org`, past row-level security), the org's
-    /// scope and the payments read, in one implicit transaction.
-    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date) throws -> EntitlementsRead {
-        let results = try pool.withConnection { connection in
+    /// scope and the payments read, in one implicit transaction. `readPool`, when given, is a replica's
+    /// (`ReadRouting`); this lookup's pool otherwise.
+    public func entitlements(of guid: BuyerGuid, org: OrgID, now: Date, from readPool: Pool? = nil) throws
+        -> EntitlementsRead
+    {
+        let results = try (readPool ?? pool).withConnection { connection in
             try connection.pipeline([
                 Statement("SELECT buyer_org($1)::text AS org_id", [.text(guid.description)], prepared: true),
                 OrgScope.org(org.uuid).statement,

@@ -18,8 +18,9 @@ public struct OrgHistory: Sendable {
 
     /// `{"events":[…],"nextAfter":N}`: up to `limit` events of `org` after `org_seq` `after`, in order; `nextAfter`
     /// is the last `org_seq` shown (`after` when none).
-    public func page(org: OrgID, after: Int, limit: Int) throws -> EventJSON {
-        try context.log.read(in: .org(org.uuid)) { connection in
+    /// `pool`, when given, is a replica's (`ReadRouting`); the primary's otherwise.
+    public func page(org: OrgID, after: Int, limit: Int, from pool: Pool? = nil) throws -> EventJSON {
+        try context.log.read(in: .org(org.uuid), from: pool ?? context.log.pool) { connection in
             let events = try EventReader.readHistory(org: org.uuid, fromSeq: after + 1, limit: limit,
                                                      on: connection)
             var shown: [EventJSON] = []

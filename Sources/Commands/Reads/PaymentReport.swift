@@ -55,8 +55,10 @@ public struct PaymentReport: Sendable, Equatable {
     }
 
     /// The report of `org` (the API's: a read scoped to that org under row-level security).
-    public static func read(_ query: Query, org: OrgID, log: EventLog) throws -> PaymentReport {
-        try log.read(in: .org(org.uuid)) { try compute(query, org: org.uuid, on: $0) }
+    public static func read(_ query: Query, org: OrgID, log: EventLog, from pool: Pool? = nil) throws
+        -> PaymentReport
+    {
+        try log.read(in: .org(org.uuid), from: pool ?? log.pool) { try compute(query, org: org.uuid, on: $0) }
     }
 
     /// The report of `org` on `connection` (the CLI's owner connection, or a transaction scoped to `org`).

@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""The chaos run of `infra/cluster chaos` (issue 19): load through nginx while faults are injected in turn.
+
+    python3 infra/cluster-chaos.py --data=.data/cluster --bin=PATH/handoff --seconds=150
+
+Load (threads, each request timed): payments with their paymentId as idempotency key (a failed attempt is retried
+with the same body until it is answered 200), resolves of the handoff codes those payments minted, e-mail recovery
+requests, entitlement lookups (S2S, through the read replica). Faults, one per phase of equal length: kill an API
+instance and restart it; kill a worker mid-job and restart it; SIGSTOP the Redis master for 10 s; fail Redis over
+through Sentinel; crash the Postgres primary and promote the standby (pgbouncer re-pointed and reloaded, as a
+failover hook would); restart pgbouncer. Then it waits for the jobs to settle and counts, on the primary: every
+acknowledged payment recorded exactly once, every code redeemed at most once, every job done once or dead with its
+reason, `handoff audit verify`. Prints a table (fault, requests, failed, max latency, lost, duplicated) and exits 1 on
+any loss or duplicate, or when a request waited longer than --max-latency.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+
+def read_env(path):
+    values = {}
+    with open(path) as handle:
+        for line in handle:
+            line = line.strip()
+            if line.startswith("export "):
+                line = line[len("export "):]
+            if "=" in line and not line.startswith("#"):
+                key, value = line.split("=", 1)
+                values[key] = value
+    return values
+
+
+class Cluster:
+    def __init__(self, data, binary):
+        self.data = data
+        self.binary = binary
+        self.ports = {k: int(v) for k, v in read_env(os.path.join(data, "ports.env")).items()}
+        self.demo = read_env(os.path.join(data, "demo.env"))
+        self.root = os.path.dirname(os.path.dirname(os.path.abspath(data)))
+        self.pg_bin = os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin")
+
+    def script(self, *arguments):
+        return subprocess.run([os.path.join(self.root, "infra", "cluster"), *arguments], cwd=self.root,
+                              capture_output=True, text=True, timeout=120)
+
+    def pid(self, name):
+        with open(os.path.join(self.data, "run", name + ".pid")) as handle:
+            return int(handle.read().strip())
+
+    def signal(self, name, number):
+        os.kill(self.pid(name), number)
+
+    def psql(self, port, sql, database="postgres", user="postgres"):
+        result = subprocess.run([os.path.join(self.pg_bin, "psql"), "-h", "127.0.0.1", "-p", str(port), "-U", user,
+                                 "-d", database, "-qtA", "-c", sql], capture_output=True, text=True, timeout=30)
+        if result.returncode != 0:
+            raise RuntimeError(result.stderr.strip())
+        return result.stdout.strip()
+
+    def primary_port(self):
+        for port in (self.ports["PG1_PORT"], self.ports["PG2_PORT"]):
+            try:
+                if self.psql(port, "SELECT pg_is_in_recovery()") == "f":
+                    return port
+            except Exception:
+                pass
+        return None
+
+    def as_pg_user(self, arguments):
+        if os.getuid() == 0:
+            arguments = ["runuser", "-u", "postgres", "--"] + arguments
+        return subprocess.run(arguments, capture_output=True, text=True, timeout=120)
+
+    def redis(self, port, *arguments):
+        return subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), *arguments], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+
+    def redis_master_port(self):
+        answer = self.redis(self.ports["S1_PORT"], "SENTINEL", "get-master-addr-by-name", "handoff").split()
+        return int(answer[1]) if len(answer) == 2 else None
+
+
+class Load:
+    """Threads sending requests through nginx; every attempt is recorded as (start, seconds, op, outcome)."""
+
+    def __init__(self, cluster, threads):
+        self.cluster = cluster
+        self.threads = threads
+        self.key = cluster.demo["SECRET_KEY"]
+        self.project = cluster.demo["PROJECT_ID"]
+        self.lock = threading.Lock()
+        self.attempts = []
+        self.acknowledged = {}  # paymentId -> (guid, code, email)
+        self.acknowledged_at = {}  # paymentId -> when the 200 arrived
+        self.unresolved = []
+        self.resolved_ok = {}  # code -> number of 200 answers
+        self.stop = threading.Event()
+        self.stale_reads = 0
+        self.abandoned = 0  # payments never answered 200 within 60 s of retries
+
+    def request(self, method, path, body=None, s2s=False):
+        connection = http.client.HTTPConnection("127.0.0.1", self.cluster.ports["NGINX_PORT"], timeout=40)
+        headers = {"Content-Type": "application/json"}
+        if s2s:
+            headers["Authorization"] = "Bearer " + self.key
+        started = time.time()
+        try:
+            connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+            response = connection.getresponse()
+            payload = response.read()
+            status = response.status
+        except Exception:
+            status, payload = "error", b""
+        finally:
+            connection.close()
+        seconds = time.time() - started
+        return started, seconds, status, payload
+
+    def record(self, op, started, seconds, status):
+        with self.lock:
+            self.attempts.append((started, seconds, op, status))
+
+    def pay(self):
+        guid = str(uuid.uuid4())
+        payment_id = "chaos-" + uuid.uuid4().hex[:16]
+        email = "buyer-%s@example.com" % uuid.uuid4().hex[:10]
+        body = {"guid": guid, "paymentId": payment_id, "amount": 499, "currency": "USD", "productId": "pro",
+                "entitlement": "pro", "expiresAt": None, "email": email}
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            started, seconds, status, payload = self.request("POST", "/s2s/v1/payments", body, s2s=True)
+            self.record("payment", started, seconds, status)
+            if status == 200:
+                answer = json.loads(payload)
+                with self.lock:
+                    self.acknowledged[payment_id] = (guid, answer["handoff"]["code"], email)
+                    self.acknowledged_at[payment_id] = time.time()
+                    self.unresolved.append(answer["handoff"]["code"])
+                return
+            if status not in ("error", 502, 503, 504):
+                with self.lock:
+                    self.attempts.append((started, seconds, "payment-refused-%s" % status, status))
+                return
+            time.sleep(0.2)
+        with self.lock:
+            self.abandoned += 1
+
+    def resolve(self):
+        with self.lock:
+            if not self.unresolved:
+                return
+            code = self.unresolved.pop(random.randrange(len(self.unresolved)))
+        for _ in range(3):
+            started, seconds, status, _ = self.request("GET", "/public/handoff/resolve?code=" + code)
+            self.record("resolve", started, seconds, status)
+            if status == 200:
+                with self.lock:
+                    self.resolved_ok[code] = self.resolved_ok.get(code, 0) + 1
+            if status in (200, 404):
+                return
+            time.sleep(0.2)
+
+    def sample(self):
+        with self.lock:
+            if not self.acknowledged:
+                return None
+            payment_id = random.choice(list(self.acknowledged.keys()))
+            return payment_id, self.acknowledged[payment_id]
+
+    def recover(self):
+        picked = self.sample()
+        if picked:
+            body = {"projectId": self.project, "email": picked[1][2]}
+            started, seconds, status, _ = self.request("POST", "/public/handoff/email-recovery/request", body)
+            self.record("recovery", started, seconds, status)
+
+    def lookup(self):
+        picked = self.sample()
+        if picked:
+            payment_id, (guid, _, _) = picked
+            started, seconds, status, payload = self.request("GET", "/s2s/v1/users/%s/entitlements" % guid,
+                                                             s2s=True)
+            self.record("lookup", started, seconds, status)
+            if status == 200 and payment_id.encode() not in payload:
+                with self.lock:
+                    self.stale_reads += 1
+
+    def worker(self):
+        actions = [self.pay] * 5 + [self.resolve] * 2 + [self.recover] + [self.lookup] * 2
+        while not self.stop.is_set():
+            random.choice(actions)()
+
+    def start(self):
+        self.running = [threading.Thread(target=self.worker, daemon=True) for _ in range(self.threads)]
+        for thread in self.running:
+            thread.start()
+
+    def finish(self):
+        self.stop.set()
+        for thread in self.running:
+            thread.join(timeout=90)
+
+
+def inject(cluster, fault, log):
+    """Runs one fault; returns when the cluster should be whole again (or as whole as the fault leaves it)."""
+    if fault == "kill serve1, restart":
+        cluster.signal("serve1", 9)
+        time.sleep(3)
+        log(cluster.script("respawn", "serve1").stderr.strip())
+    elif fault == "kill work1 mid-job, restart":
+        cluster.signal("work1", 9)
+        time.sleep(3)
+        log(cluster.script("respawn", "work1").stderr.strip())
+    elif fault == "SIGSTOP Redis master 10 s":
+        master = cluster.redis_master_port()
+        name = "redis1" if master == cluster.ports["RD1_PORT"] else "redis2"
+        cluster.signal(name, 19)
+        time.sleep(10)
+        cluster.signal(name, 18)
+    elif fault == "Redis failover (Sentinel)":
+        before = cluster.redis_master_port()
+        cluster.redis(cluster.ports["S1_PORT"], "SENTINEL", "FAILOVER", "handoff")
+        for _ in range(200):
+            if cluster.redis_master_port() != before:
+                break
+            time.sleep(0.1)
+        log("redis master %s -> %s" % (before, cluster.redis_master_port()))
+    elif fault == "crash Postgres primary, promote":
+        old = cluster.primary_port()
+        new = cluster.ports["PG2_PORT"] if old == cluster.ports["PG1_PORT"] else cluster.ports["PG1_PORT"]
+        old_dir = os.path.join(cluster.data, "pg1" if old == cluster.ports["PG1_PORT"] else "pg2", "postgres")
+        new_dir = os.path.join(cluster.data, "pg2" if old == cluster.ports["PG1_PORT"] else "pg1", "postgres")
+        cluster.as_pg_user([os.path.join(cluster.pg_bin, "pg_ctl"), "-D", old_dir, "-m", "immediate", "-w", "stop"])
+        with open(os.path.join(cluster.data, "FAILED_OVER"), "w") as handle:
+            handle.write("the primary on %d was crashed; the standby on %d is the primary now\n" % (old, new))
+        cluster.as_pg_user([os.path.join(cluster.pg_bin, "pg_ctl"), "-D", new_dir, "-w", "promote"])
+        # No standby is left: a synchronous primary would wait for one forever (what a failover manager also does).
+        cluster.psql(new, "ALTER SYSTEM RESET synchronous_standby_names")
+        cluster.psql(new, "SELECT pg_reload_conf()")
+        log(cluster.script("repoint-pgbouncer", str(new)).stderr.strip())
+    elif fault == "restart pgbouncer":
+        log(cluster.script("respawn", "pgbouncer", "--restart").stderr.strip())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--seconds", type=int, default=150)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--max-latency", type=float, default=30.0)
+    options = parser.parse_args()
+    cluster = Cluster(options.data, options.bin)
+    faults = ["baseline", "kill serve1, restart", "kill work1 mid-job, restart", "SIGSTOP Redis master 10 s",
+              "Redis failover (Sentinel)", "crash Postgres primary, promote", "restart pgbouncer"]
+    phase_seconds = max(12.0, options.seconds / len(faults))
+
+    def log(message):
+        if message:
+            print("[chaos] " + message, file=sys.stderr, flush=True)
+
+    load = Load(cluster, options.threads)
+    load.start()
+    phases = []
+    for fault in faults:
+        started = time.time()
+        log("phase: " + fault)
+        inject(cluster, fault, log)
+        remaining = phase_seconds - (time.time() - started)
+        if remaining > 0:
+            time.sleep(remaining)
+        phases.append((fault, started, time.time()))
+    log("stopping the load")
+    load.finish()
+
+    # Let the workers finish what the load queued (jobs settle in done or dead).
+    primary = cluster.primary_port()
+    org = cluster.demo["ORG_ID"]
+    for _ in range(120):
+        open_jobs = int(cluster.psql(primary, "SELECT count(*) FROM jobs WHERE state IN ('pending','enqueued')",
+                                     database="handoff", user="handoff") or 0)
+        if open_jobs == 0:
+            break
+        time.sleep(1)
+
+    recorded = {}
+    for line in cluster.psql(primary, "SELECT data->>'paymentId', count(*) FROM events WHERE org_id = '%s' AND "
+                             "event_type = 'PaymentRecorded' GROUP BY 1" % org, database="handoff",
+                             user="handoff").splitlines():
+        payment_id, count = line.split("|")
+        recorded[payment_id] = int(count)
+    redeemed_twice = cluster.psql(primary, "SELECT count(*) FROM (SELECT data->>'codeHash' FROM events WHERE "
+                                  "org_id = '%s' AND event_type = 'HandoffCodeRedeemed' GROUP BY 1 "
+                                  "HAVING count(*) > 1) AS twice" % org, database="handoff", user="handoff")
+    mails_twice = cluster.psql(primary, "SELECT count(*) FROM (SELECT data->>'requestId' FROM events WHERE "
+                               "org_id = '%s' AND event_type = 'RecoveryMailSent' GROUP BY 1 "
+                               "HAVING count(*) > 1) AS twice" % org, database="handoff", user="handoff")
+    jobs = cluster.psql(primary, "SELECT state, count(*), count(*) FILTER (WHERE state = 'dead' AND "
+                        "coalesce(last_error, '') = '') FROM jobs GROUP BY state ORDER BY state",
+                        database="handoff", user="handoff")
+    environment = dict(os.environ, MIGRATION_DATABASE_URL="postgresql://handoff@127.0.0.1:%d/handoff" % primary)
+    audit = subprocess.run([options.bin, "audit", "verify"], capture_output=True, text=True, env=environment,
+                           timeout=300)
+
+    lost_payments = [p for p in load.acknowledged if recorded.get(p, 0) == 0]
+    duplicated_payments = [p for p, n in recorded.items() if n > 1]
+    double_resolves = [c for c, n in load.resolved_ok.items() if n > 1]
+
+    print()
+    def is_failure(attempt):
+        return attempt[3] == "error" or (isinstance(attempt[3], int) and attempt[3] >= 500)
+
+    print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    worst = 0.0
+    for fault, begin, end in phases:
+        inside = [a for a in load.attempts if begin <= a[0] < end]
+        failed = [a for a in inside if is_failure(a)]
+        kinds = {}
+        for attempt in failed:
+            label = "%s %s" % (attempt[2], attempt[3])
+            kinds[label] = kinds.get(label, 0) + 1
+        which = ", ".join("%s ×%d" % item for item in sorted(kinds.items())) or "–"
+        latency = max((a[1] for a in inside), default=0.0)
+        worst = max(worst, latency)
+        acked = [p for p, at in load.acknowledged_at.items() if begin <= at < end]
+        lost = sum(1 for p in acked if p in lost_payments)
+        twice = sum(1 for p in acked if p in duplicated_payments)
+        print("| %s | %d | %d | %s | %.2f | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
+                                                             len(acked), lost, twice))
+    total_failed = sum(1 for a in load.attempts if is_failure(a))
+    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d |" % (
+        len(load.attempts), total_failed, worst, len(load.acknowledged), len(lost_payments),
+        len(duplicated_payments)))
+    print()
+    refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
+    print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d, given up after "
+          "60 s of retries %d" % (len(load.acknowledged), len(recorded), len(lost_payments),
+                                  len(duplicated_payments), refused, load.abandoned))
+    print("codes resolved %d, answered 200 twice %d, redeemed twice in the log %s" % (
+        len(load.resolved_ok), len(double_resolves), redeemed_twice))
+    print("recovery mails sent twice for one request: %s; jobs by state (state|count|dead without reason): %s" % (
+        mails_twice, jobs.replace("\n", ", ")))
+    print("entitlement lookups that missed an acknowledged payment (read-your-writes): %d" % load.stale_reads)
+    print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
+    failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
+              or mails_twice != "0"
+              or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
+              or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"
+                     for line in jobs.splitlines() if line))
+    print("RESULT: %s (latency bound %.0f s)" % ("FAIL" if failed else "PASS", options.max_latency))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
