@@ -4,7 +4,8 @@ import Foundation
 /// buyer's guid. Built from an event's type and data only (`init?(eventType:data:at:)`), so it needs no key: nothing
 /// personal is read, and codes appear only as their lookup hashes.
 public struct DiagnosticFact: Hashable, Sendable {
-    /// When the fact was recorded (the log's `recorded_at`).
+    /// When it happened: the payload's own instant (`redeemedAt`, `matchedAt`, …; the service clock) when it has
+    /// one, else the log's `recorded_at`.
     public var at: Date
     /// The payment the fact belongs to; nil for a buyer-wide fact (created, e-mail verified, recovery request).
     public var paymentId: String?
@@ -83,6 +84,9 @@ public struct DiagnosticFact: Hashable, Sendable {
         case BuyerErased.eventType: kind = .buyerErased
         default: return nil
         }
-        self.init(at: at, paymentId: text("paymentId"), kind: kind)
+        // The payload's own instant (service clock) when it has one, so facts compare with code expiries.
+        let own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt"].lazy
+            .compactMap(date).first
+        self.init(at: own ?? at, paymentId: text("paymentId"), kind: kind)
     }
 }
