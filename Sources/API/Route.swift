@@ -91,6 +91,10 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
     /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
     case forwardedNotification(surfaceId: String)
+    /// `GET /s2s/v1/users/{guid}/timeline`: the buyer's facts in order with a sentence each, under a verdict.
+    case userTimeline(guid: String)
+    /// `GET /s2s/v1/payments/{paymentId}/timeline`: the same for one payment (its facts and the buyer-wide ones).
+    case paymentTimeline(paymentId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -146,6 +150,10 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/users/{guid}/timeline") { .userTimeline(guid: $0["guid"] ?? "") },
+        Endpoint(.get, "/s2s/v1/payments/{paymentId}/timeline") {
+            .paymentTimeline(paymentId: $0["paymentId"] ?? "")
+        },
     ]
 
     /// The routing table, from `endpoints`.
@@ -176,6 +184,7 @@ public enum Route: Sendable, Equatable {
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport: return 0
+        case .userTimeline, .paymentTimeline: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         // Any body is ignored.
         case .eraseUser: return 1024
@@ -204,6 +213,8 @@ public enum Route: Sendable, Equatable {
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
+            return .secretKey
+        case .userTimeline, .paymentTimeline:
             return .secretKey
         }
     }

@@ -46,6 +46,8 @@ extension Route {
         case .auditHeads: return AuditOperations.heads
         case .auditKeys: return AuditOperations.keys
         case .paymentReport: return ReportOperations.payments
+        case .userTimeline: return DiagnosticsOperations.userTimeline
+        case .paymentTimeline: return DiagnosticsOperations.paymentTimeline
         }
     }
 }
