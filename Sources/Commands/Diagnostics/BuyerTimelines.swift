@@ -68,8 +68,9 @@ public struct BuyerTimelines: Sendable {
                                             guid: guid) else { continue }
             entries.append(Timeline.Entry(fact: fact, event: type, orgSeq: try row.int("org_seq")))
         }
-        // Payload instants (service clock) order the facts; the log's order breaks ties.
-        entries.sort { ($0.fact.at, $0.orgSeq) < ($1.fact.at, $1.orgSeq) }
+        let aligned = DiagnosticFact.onServiceClock(entries.map(\.fact))
+        for index in entries.indices { entries[index].fact = aligned[index] }
+        // Log order (commit order) stays: it is the true order even where an instant is from another clock.
         return (entries, rows.count > Self.maxEvents)
     }
 

@@ -10,7 +10,7 @@ public struct Timeline: Sendable, Equatable {
     /// The payment a payment timeline is about; nil for a buyer's.
     public var paymentId: String?
     public var verdict: HandoffVerdict
-    /// Oldest first.
+    /// In log order (`org_seq`).
     public var entries: [Entry]
     /// True when the buyer has more events than one timeline reads (`BuyerTimelines.maxEvents`): the oldest shown.
     public var truncated: Bool

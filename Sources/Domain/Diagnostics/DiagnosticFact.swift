@@ -4,8 +4,9 @@ import Foundation
 /// buyer's guid. Built from an event's type and data only (`init?(eventType:data:at:)`), so it needs no key: nothing
 /// personal is read, and codes appear only as their lookup hashes.
 public struct DiagnosticFact: Hashable, Sendable {
-    /// When it happened: the payload's own instant (`redeemedAt`, `matchedAt`, …; the service clock) when it has
-    /// one, else the log's `recorded_at`.
+    /// When it happened: the payload's own instant (`redeemedAt`, `matchedAt`, …; a code's expiry minus its
+    /// lifetime; the service clock) when it has one, else the log's `recorded_at`. `onServiceClock` moves a payment
+    /// to its codes' mint instant.
     public var at: Date
     /// The payment the fact belongs to; nil for a buyer-wide fact (created, e-mail verified, recovery request).
     public var paymentId: String?
@@ -85,8 +86,31 @@ public struct DiagnosticFact: Hashable, Sendable {
         default: return nil
         }
         // The payload's own instant (service clock) when it has one, so facts compare with code expiries.
-        let own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt"].lazy
+        var own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt"].lazy
             .compactMap(date).first
+        // A code is minted at its expiry minus its lifetime (the service clock's mint instant).
+        if case .codeMinted(_, let codeKind, _, let expiresAt?) = kind,
+           let lifetime = HandoffRedemption.Kind(rawValue: codeKind)?.lifetime {
+            own = expiresAt.addingTimeInterval(-lifetime)
+        }
         self.init(at: own ?? at, paymentId: text("paymentId"), kind: kind)
+    }
+}
+
+extension DiagnosticFact {
+    /// `facts` with each `paymentRecorded` moved to the mint instant of its payment's first code (minted in the same
+    /// append, on the service clock), so a payment and its codes compare with later facts on one clock.
+    public static func onServiceClock(_ facts: [DiagnosticFact]) -> [DiagnosticFact] {
+        var minted: [String: Date] = [:]
+        for fact in facts {
+            guard case .codeMinted(_, _, "payment", _) = fact.kind, let payment = fact.paymentId else { continue }
+            minted[payment] = min(minted[payment] ?? fact.at, fact.at)
+        }
+        return facts.map { fact in
+            guard case .paymentRecorded = fact.kind, let payment = fact.paymentId, let at = minted[payment] else {
+                return fact
+            }
+            return DiagnosticFact(at: at, paymentId: payment, kind: fact.kind)
+        }
     }
 }

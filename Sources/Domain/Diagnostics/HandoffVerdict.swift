@@ -120,13 +120,14 @@ public enum HandoffVerdict: Hashable, Sendable {
         }).first {
             return .fingerprintRefused(refusal)
         }
+        // A mail that went out explains more than a later request skipped for coming too soon after it.
+        if facts.contains(where: { $0.kind == .recoveryMailSent }) { return .recoveryNotUsed }
         if let skip = newestFirst.lazy.compactMap({ fact -> String? in
             if case .recoveryMailSkipped(let reason) = fact.kind { return reason }
             return nil
         }).first {
             return .recoverySkipped(reason: skip)
         }
-        if facts.contains(where: { $0.kind == .recoveryMailSent }) { return .recoveryNotUsed }
         let handoffExpiries = facts.compactMap { fact -> Date? in
             if case .codeMinted(_, "handoff", _, let expiresAt) = fact.kind { return expiresAt }
             return nil
