@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `FingerprintMatch.refusals`: why each live fingerprint from the probe's IP did not answer it.
-@Suite struct FingerprintRefusalTests {
+@Suite struct FingerprintRefusalReasonTests {
     static let paidAt = Date(timeIntervalSince1970: 1_800_000_000)
     static let screen = try! ScreenSize.parse("393x852").get()
     static let probe = FingerprintMatch.Probe(ipHash: "ip", platform: .ios, screen: screen, timezone: "Europe/Berlin")
