@@ -19,7 +19,7 @@ import Testing
         let recovery = DiagnosticsWorld.lines(answer).filter { $0.contains("Recovery") }
         #expect(recovery == [
             "EmailRecoveryRequested: Recovery mail requested for the buyer's e-mail.",
-            "HandoffCodeMinted: Recovery code minted (redacted), valid until 2027-01-18T08:00:00.250Z.",
+            "HandoffCodeMinted: Recovery code minted (redacted), valid until 2027-01-18T08:00:00.000Z.",
             "RecoveryMailSent: Recovery mail sent with a fresh code.",
             "EmailRecoveryRequested: Recovery mail requested for the buyer's e-mail.",
             "RecoveryMailSkipped: Recovery mail not sent: a recovery mail went to this address less than 20 minutes "
