@@ -64,6 +64,7 @@ enum Handlers {
         case .userTimeline(let guid): return try TimelineHandler.buyer(request, context, environment, guid: guid)
         case .paymentTimeline(let paymentId):
             return try TimelineHandler.payment(request, context, environment, paymentId: paymentId)
+        case .handoffReport: return try HandoffReportHandler.report(request, context, environment)
         }
     }
 }

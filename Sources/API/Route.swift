@@ -95,6 +95,8 @@ public enum Route: Sendable, Equatable {
     case userTimeline(guid: String)
     /// `GET /s2s/v1/payments/{paymentId}/timeline`: the same for one payment (its facts and the buyer-wide ones).
     case paymentTimeline(paymentId: String)
+    /// `GET /s2s/v1/reports/handoff?from=&to=&offset=&limit=`: the key's project's handoff funnel.
+    case handoffReport
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -154,6 +156,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/payments/{paymentId}/timeline") {
             .paymentTimeline(paymentId: $0["paymentId"] ?? "")
         },
+        Endpoint(.get, "/s2s/v1/reports/handoff") { _ in .handoffReport },
     ]
 
     /// The routing table, from `endpoints`.
@@ -184,7 +187,7 @@ public enum Route: Sendable, Equatable {
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport: return 0
-        case .userTimeline, .paymentTimeline: return 0
+        case .userTimeline, .paymentTimeline, .handoffReport: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         // Any body is ignored.
         case .eraseUser: return 1024
@@ -214,7 +217,7 @@ public enum Route: Sendable, Equatable {
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
-        case .userTimeline, .paymentTimeline:
+        case .userTimeline, .paymentTimeline, .handoffReport:
             return .secretKey
         }
     }

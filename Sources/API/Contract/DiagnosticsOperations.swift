@@ -1,6 +1,6 @@
 import Domain
 
-/// The diagnostics routes (issue 18, docs/diagnostics.md): buyer and payment timelines.
+/// The diagnostics routes (issue 18, docs/diagnostics.md): buyer and payment timelines, the handoff report.
 enum DiagnosticsOperations {
     /// `{"identified":true,"path","at","text"}` or `{"identified":false,"reason","text"}`.
     static let verdict = JSONSchema.oneOf([
@@ -40,7 +40,8 @@ enum DiagnosticsOperations {
         ])
 
     static let paymentTimeline = OpenAPIOperation(
-        id: "getPaymentTimeline", summary: "A payment's facts (and its buyer's) in order, each explained, under a verdict",
+        id: "getPaymentTimeline",
+        summary: "A payment's facts (and its buyer's) in order, each explained, under a verdict",
         tag: "server-to-server",
         parameters: [.path("paymentId", ContractFields.paymentId)],
         responses: [
@@ -60,4 +61,55 @@ enum DiagnosticsOperations {
         OpenAPILink(name: "timeline", operationId: "getPaymentTimeline",
                     parameters: [("paymentId", "$response.body#\(pointer)")], description: "the payment's timeline")
     }
+
+    static let count = JSONSchema.integer(minimum: 0)
+
+    /// Horizon name → count, for each of `HandoffFunnel.horizons`.
+    static func horizons(_ value: JSONSchema) -> JSONSchema {
+        .object(HandoffFunnel.horizons.map { .required($0.name, value) })
+    }
+
+    static let handoffReport = OpenAPIOperation(
+        id: "getHandoffReport",
+        summary: "The key's project's handoff funnel: payments identified within 1 h / 24 h / 7 d, by path",
+        description: "Payments recorded in [from, to) (each bound open when absent), each judged with its buyer's "
+            + "timeline; shares in basis points of the payments; the median seconds from payment to "
+            + "identification; fingerprint refusals of these payments by reason; one page of the unidentified "
+            + "payments with their verdicts.",
+        tag: "server-to-server",
+        parameters: [
+            .query("from", ContractFields.expiresAt, "RFC 3339; the range's start (inclusive)"),
+            .query("to", ContractFields.expiresAt, "RFC 3339; the range's end (exclusive)"),
+            .query("offset", .integer(minimum: 0, maximum: HandoffReportHandler.maximumOffset),
+                   "unidentified payments to skip; default 0"),
+            .query("limit", .integer(minimum: 1, maximum: HandoffReportHandler.maximumLimit),
+                   "unidentified payments per page; default \(HandoffReportHandler.defaultLimit)"),
+        ],
+        responses: [
+            .json(200, "the report", .object([
+                .required("projectId", ContractSchemas.uuid),
+                .required("from", ContractSchemas.instant.nullable()),
+                .required("to", ContractSchemas.instant.nullable()),
+                .required("payments", count),
+                .required("identified", horizons(.object([
+                    .required("count", count), .required("shareBasisPoints", .integer(minimum: 0, maximum: 10000)),
+                ]))),
+                .required("byPath", .object(IdentificationPath.allCases.map {
+                    .required($0.rawValue, horizons(count))
+                })),
+                .required("medianSecondsToIdentification", count.nullable()),
+                .required("fingerprintRefusals", .object(["ambiguous", "contradicting", "windowPassed", "disabled"]
+                    .map { .required($0, count) })),
+                .required("unidentified", .object([
+                    .required("items", .array(.object([
+                        .required("paymentId", ContractFields.paymentId), .required("guid", ContractFields.guid),
+                        .required("paidAt", ContractSchemas.instant),
+                        .required("verdict", .object([.required("reason", .string()), .required("text", .string())])),
+                    ]))),
+                    .required("nextOffset", count.nullable()), .required("total", count),
+                ])),
+                .required("truncated", .boolean),
+            ])),
+            .error(400, "from, to, offset or limit refused (named)", codes: [.validationFailed]),
+        ])
 }

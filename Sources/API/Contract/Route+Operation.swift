@@ -48,6 +48,7 @@ extension Route {
         case .paymentReport: return ReportOperations.payments
         case .userTimeline: return DiagnosticsOperations.userTimeline
         case .paymentTimeline: return DiagnosticsOperations.paymentTimeline
+        case .handoffReport: return DiagnosticsOperations.handoffReport
         }
     }
 }
