@@ -65,6 +65,8 @@ enum Handlers {
         case .paymentTimeline(let paymentId):
             return try TimelineHandler.payment(request, context, environment, paymentId: paymentId)
         case .handoffReport: return try HandoffReportHandler.report(request, context, environment)
+        case .createDashboardLink: return try DashboardHandler.createLink(request, context, environment)
+        case .dashboard(let token): return try DashboardHandler.page(request, environment, token: token)
         }
     }
 }

@@ -97,6 +97,10 @@ public enum Route: Sendable, Equatable {
     case paymentTimeline(paymentId: String)
     /// `GET /s2s/v1/reports/handoff?from=&to=&offset=&limit=`: the key's project's handoff funnel.
     case handoffReport
+    /// `POST /s2s/v1/dashboard-links`: a signed link to the key's project's handoff dashboard, valid one hour.
+    case createDashboardLink
+    /// `GET /dashboard/{token}`: the read-only handoff dashboard (HTML) a dashboard link opens.
+    case dashboard(token: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -157,6 +161,8 @@ public enum Route: Sendable, Equatable {
             .paymentTimeline(paymentId: $0["paymentId"] ?? "")
         },
         Endpoint(.get, "/s2s/v1/reports/handoff") { _ in .handoffReport },
+        Endpoint(.post, "/s2s/v1/dashboard-links") { _ in .createDashboardLink },
+        Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -187,7 +193,9 @@ public enum Route: Sendable, Equatable {
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport: return 0
-        case .userTimeline, .paymentTimeline, .handoffReport: return 0
+        case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
+        // Any body is ignored.
+        case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         // Any body is ignored.
         case .eraseUser: return 1024
@@ -217,8 +225,10 @@ public enum Route: Sendable, Equatable {
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
-        case .userTimeline, .paymentTimeline, .handoffReport:
+        case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
             return .secretKey
+        case .dashboard:
+            return .open
         }
     }
 

@@ -112,4 +112,34 @@ enum DiagnosticsOperations {
             ])),
             .error(400, "from, to, offset or limit refused (named)", codes: [.validationFailed]),
         ])
+
+    /// A dashboard token: base64url of 56 bytes.
+    static let dashboardToken = JSONSchema.string(pattern: "^[A-Za-z0-9_-]{75}$")
+
+    static let createDashboardLink = OpenAPIOperation(
+        id: "createDashboardLink", summary: "A signed link to the key's project's handoff dashboard, valid 1 hour",
+        description: "Anyone holding the URL sees the dashboard until expiresAt; nothing is stored, so a link cannot "
+            + "be revoked before then. Any body is ignored.",
+        tag: "server-to-server",
+        responses: [
+            .json(200, "the link", .object([
+                .required("url", JSONSchema.string(format: "uri").described("PUBLIC_BASE_URL/dashboard/<token>")),
+                .required("token", dashboardToken), .required("expiresAt", ContractSchemas.instant),
+            ]), links: [
+                OpenAPILink(name: "dashboard", operationId: "getDashboard",
+                            parameters: [("token", "$response.body#/token")], description: "open the dashboard"),
+            ]),
+        ])
+
+    static let dashboard = OpenAPIOperation(
+        id: "getDashboard", summary: "The read-only handoff dashboard a dashboard link opens",
+        tag: "public",
+        parameters: [.path("token", dashboardToken, "the last segment of the dashboard link")],
+        responses: [
+            OpenAPIResponse(status: 200, description: "English or Russian by Accept-Language: the funnel, paths, "
+                            + "time to identification and refusals of the last 30 days as inline SVG",
+                            content: ("text/html", .string())),
+            OpenAPIResponse(status: 404, description: "one fixed page for every bad, tampered or expired link",
+                            content: ("text/html", .string())),
+        ])
 }

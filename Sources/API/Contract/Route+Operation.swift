@@ -49,6 +49,8 @@ extension Route {
         case .userTimeline: return DiagnosticsOperations.userTimeline
         case .paymentTimeline: return DiagnosticsOperations.paymentTimeline
         case .handoffReport: return DiagnosticsOperations.handoffReport
+        case .createDashboardLink: return DiagnosticsOperations.createDashboardLink
+        case .dashboard: return DiagnosticsOperations.dashboard
         }
     }
 }

@@ -53,6 +53,8 @@ public struct HandoffFunnel: Equatable, Sendable {
     public var fingerprintRefusals: [String: Int]
     /// The payments not identified yet, oldest first (then by payment id).
     public var unidentified: [Payment]
+    /// Every identified payment's seconds to identification, ascending (the dashboard's distribution).
+    public var secondsToIdentification: [Int]
 
     public init(_ all: [Payment]) {
         payments = all.count
@@ -74,6 +76,7 @@ public struct HandoffFunnel: Equatable, Sendable {
         self.byPath = byPath
         fingerprintRefusals = refusals
         seconds.sort()
+        secondsToIdentification = seconds
         medianSecondsToIdentification = seconds.isEmpty ? nil : seconds[(seconds.count - 1) / 2]
         unidentified = all.filter { $0.path == nil }
             .sorted { ($0.paidAt, $0.paymentId) < ($1.paidAt, $1.paymentId) }
@@ -81,4 +84,15 @@ public struct HandoffFunnel: Equatable, Sendable {
 
     /// `count` of `payments` in basis points (0–10000, rounded down); 0 for no payments.
     public func basisPoints(_ count: Int) -> Int { payments == 0 ? 0 : count * 10000 / payments }
+
+    /// The distribution's buckets: upper bound in seconds (nil: later) and how many identified payments fall in it.
+    public var distribution: [(upTo: Int?, count: Int)] {
+        let bounds = [60, 600, 3600, 86400, 604_800]
+        var counts = Array(repeating: 0, count: bounds.count + 1)
+        for elapsed in secondsToIdentification {
+            counts[bounds.firstIndex { elapsed <= $0 } ?? bounds.count] += 1
+        }
+        return bounds.enumerated().map { (upTo: Optional($0.element), count: counts[$0.offset]) }
+            + [(upTo: nil, count: counts[bounds.count])]
+    }
 }

@@ -87,6 +87,7 @@ enum RequestTargetFuzz {
         case .refundPayment(let paymentId): [("paymentId", paymentId)]
         case .userTimeline(let guid): [("guid", guid)]
         case .paymentTimeline(let paymentId): [("paymentId", paymentId)]
+        case .dashboard(let token): [("token", token)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
         case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
              .appDeliveries(let appId):
