@@ -31,7 +31,8 @@ enum DashboardHandler {
               try environment.projects.project(claims.project, org: claims.org) != nil else {
             return DashboardPageHTML.notFound
         }
-        let query = HandoffReport.Query(from: now.addingTimeInterval(-window), to: nil, offset: 0, limit: 50)
+        // The last 30 days by the database's clock, where `recorded_at` comes from.
+        let query = HandoffReport.Query(from: nil, to: nil, offset: 0, limit: 50, recentSeconds: window)
         let report = try HandoffReport.read(query, project: claims.project, org: claims.org,
                                             log: environment.model.log, now: now)
         return DashboardPageHTML.render(report, language: PageLanguage.choose(

@@ -15,12 +15,15 @@ public struct HandoffReport: Sendable {
         public var to: Date?
         public var offset: Int
         public var limit: Int
+        /// When set, only payments recorded in the last this many seconds by the database's clock (the dashboard).
+        public var recentSeconds: Double?
 
-        public init(from: Date?, to: Date?, offset: Int, limit: Int) {
+        public init(from: Date?, to: Date?, offset: Int, limit: Int, recentSeconds: Double? = nil) {
             self.from = from
             self.to = to
             self.offset = offset
             self.limit = limit
+            self.recentSeconds = recentSeconds
         }
     }
 
@@ -40,10 +43,11 @@ public struct HandoffReport: Sendable {
                 WHERE org_id = $1::uuid AND project_id = $2::uuid
                     AND ($3::text IS NULL OR recorded_at >= $3::timestamptz)
                     AND ($4::text IS NULL OR recorded_at < $4::timestamptz)
+                    AND ($6::float8 IS NULL OR recorded_at >= now() - make_interval(secs => $6::float8))
                 ORDER BY recorded_at, payment_id LIMIT $5
                 """, [.text(org.description), .text(project.description),
                       .optional(query.from.map(PaymentFields.text)), .optional(query.to.map(PaymentFields.text)),
-                      .int(maxPayments + 1)]).rows
+                      .int(maxPayments + 1), query.recentSeconds.map(PostgresValue.double) ?? .null]).rows
             let projectFacts = try timelines.projectFacts(project.description, org: org, on: connection)
             var buyers: [String: [DiagnosticFact]] = [:]
             var payments: [HandoffFunnel.Payment] = []
