@@ -64,6 +64,14 @@ enum DiagnosticsOperations {
 
     static let count = JSONSchema.integer(minimum: 0)
 
+    /// Links from the project to its handoff report and dashboard.
+    static let projectLinks: [OpenAPILink] = [
+        OpenAPILink(name: "handoffReport", operationId: "getHandoffReport",
+                    description: "read the project's handoff funnel"),
+        OpenAPILink(name: "dashboardLink", operationId: "createDashboardLink",
+                    description: "a link to the project's handoff dashboard"),
+    ]
+
     /// Horizon name → count, for each of `HandoffFunnel.horizons`.
     static func horizons(_ value: JSONSchema) -> JSONSchema {
         .object(HandoffFunnel.horizons.map { .required($0.name, value) })
