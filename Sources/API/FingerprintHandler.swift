@@ -38,7 +38,7 @@ enum FingerprintHandler {
         let body = try JSONBody.decode(ResolveByFingerprintRequest.self, from: request)
         let identity = try environment.identity()
         guard case .success(let projectID) = ProjectID.parse(body.projectId),
-              let project = try environment.projects.publicProject(projectID), project.settings.fingerprint
+              let project = try environment.projects.publicProject(projectID)
         else { throw notFound }
         if let bundleId = body.bundleId {
             let expected = body.question.platform == .ios ? project.settings.iosBundleId
@@ -48,8 +48,8 @@ enum FingerprintHandler {
         let metadata = EventMetadata(actor: .system("resolve-by-fingerprint"), requestId: context.requestID,
                                      correlationId: context.requestID)
         guard let answer = try identity.matchFingerprint.run(
-            body.question, clientIP: request.clientIP, project: projectID, org: project.orgId, now: environment.clock(),
-            metadata: metadata)
+            body.question, clientIP: request.clientIP, project: projectID, org: project.orgId,
+            enabled: project.settings.fingerprint, now: environment.clock(), metadata: metadata)
         else { throw notFound }
         return JSONResponse.raw(
             #"{"success":true,"data":{"guid":"\#(answer.guid)","matchMethod":"\#(answer.method.rawValue)"}}"#)

@@ -61,6 +61,12 @@ enum Handlers {
         case .auditHeads: return try AuditHandler.heads(request, context, environment)
         case .auditKeys: return try AuditHandler.keys(request, context, environment)
         case .paymentReport: return try PaymentReportHandler.report(request, context, environment)
+        case .userTimeline(let guid): return try TimelineHandler.buyer(request, context, environment, guid: guid)
+        case .paymentTimeline(let paymentId):
+            return try TimelineHandler.payment(request, context, environment, paymentId: paymentId)
+        case .handoffReport: return try HandoffReportHandler.report(request, context, environment)
+        case .createDashboardLink: return try DashboardHandler.createLink(request, context, environment)
+        case .dashboard(let token): return try DashboardHandler.page(request, environment, token: token)
         }
     }
 }

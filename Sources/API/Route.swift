@@ -91,6 +91,16 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
     /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
     case forwardedNotification(surfaceId: String)
+    /// `GET /s2s/v1/users/{guid}/timeline`: the buyer's facts in order with a sentence each, under a verdict.
+    case userTimeline(guid: String)
+    /// `GET /s2s/v1/payments/{paymentId}/timeline`: the same for one payment (its facts and the buyer-wide ones).
+    case paymentTimeline(paymentId: String)
+    /// `GET /s2s/v1/reports/handoff?from=&to=&offset=&limit=`: the key's project's handoff funnel.
+    case handoffReport
+    /// `POST /s2s/v1/dashboard-links`: a signed link to the key's project's handoff dashboard, valid one hour.
+    case createDashboardLink
+    /// `GET /dashboard/{token}`: the read-only handoff dashboard (HTML) a dashboard link opens.
+    case dashboard(token: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -146,6 +156,13 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/users/{guid}/timeline") { .userTimeline(guid: $0["guid"] ?? "") },
+        Endpoint(.get, "/s2s/v1/payments/{paymentId}/timeline") {
+            .paymentTimeline(paymentId: $0["paymentId"] ?? "")
+        },
+        Endpoint(.get, "/s2s/v1/reports/handoff") { _ in .handoffReport },
+        Endpoint(.post, "/s2s/v1/dashboard-links") { _ in .createDashboardLink },
+        Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -176,6 +193,9 @@ public enum Route: Sendable, Equatable {
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport: return 0
+        case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
+        // Any body is ignored.
+        case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         // Any body is ignored.
         case .eraseUser: return 1024
@@ -205,6 +225,10 @@ public enum Route: Sendable, Equatable {
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
+        case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
+            return .secretKey
+        case .dashboard:
+            return .open
         }
     }
 

@@ -29,6 +29,8 @@ public struct WriteModel: Sendable {
     public let surfaces: SurfaceModel?
     /// Where feeds, reports and entitlement lookups read (`DATABASE_READ_URL`, read-your-writes).
     public let reads: ReadRouting
+    /// Buyer and payment timelines with their verdicts (diagnostics; read the log, no secrets needed).
+    public let timelines: BuyerTimelines
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
     /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
@@ -46,6 +48,7 @@ public struct WriteModel: Sendable {
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         self.affiliates = AffiliateModel(log: log)
         self.audit = AuditTrail(log: log)
+        self.timelines = BuyerTimelines(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKeys: $0.masterKeys, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKeys: $0.masterKeys) }

@@ -21,6 +21,8 @@ public enum AdminCommand {
                handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
                handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
                handoff admin buyer erase --org ORG (--guid GUID | --email ADDRESS)   (docs/personal-data.md)
+               handoff admin buyer timeline --org ORG (--guid GUID | --payment ID) [--json]   (docs/diagnostics.md)
+               handoff admin dashboard-link --project P   (a signed link to the handoff dashboard, valid 1 hour)
         settings: [--paywall-url URL] [--return-scheme S] [--android-package P] [--ios-bundle-id B]
                   [--fingerprint on|off] [--tracker none|appsflyer|adjust] [--tracker-link URL]
                   [--email-verification payment|mailbox] [--landing-url URL]
@@ -52,6 +54,12 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runAffiliate(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "dashboard-link" {
+            return runDashboardLink(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.prefix(2) == ["buyer", "timeline"] {
+            return runBuyerTimeline(Array(arguments.dropFirst(2)), environment: environment)
         }
         if arguments.first == "buyer" { return runBuyer(Array(arguments.dropFirst()), environment: environment) }
         if arguments.first == "surface" {

@@ -53,12 +53,15 @@ import Testing
                                     "/s2s/v1/users/{guid}/entitlements", "/public/entitlements",
                                     "/public/paywall/buyer", "/public/handoff/resolve",
                                     "/public/handoff/resolve-by-fingerprint", "/public/app-account-token",
-                                    "/v1/app-store/bind", "/s2s/v1/users/{guid}/erasure"])
+                                    "/v1/app-store/bind", "/s2s/v1/users/{guid}/erasure",
+                                    "/s2s/v1/users/{guid}/timeline", "/s2s/v1/payments/{paymentId}/timeline",
+                                    "/s2s/v1/reports/handoff"])
         for (route, schemas) in found {
             for schema in schemas { #expect(schema as? [String: String] == Self.guidRef, "\(route)") }
         }
         // Parameters and request and answer properties, the answers' `data.guid` included; bind's body names it in
-        // both of its variants (a click id, or a referral code); the erasure's path parameter and answer.
-        #expect(found.values.map(\.count).reduce(0, +) == 17)
+        // both of its variants (a click id, or a referral code); the erasure's path parameter and answer; the buyer
+        // timeline's path parameter and both timelines' answers; the handoff report's unidentified payments.
+        #expect(found.values.map(\.count).reduce(0, +) == 21)
     }
 }

@@ -5,10 +5,12 @@ Drives the DevTools protocol over `--remote-debugging-pipe` (file descriptors 3 
 so nothing beyond the Python standard library and Debian's `chromium` is needed. Sets the user agent,
 `Accept-Language`, the screen size in CSS pixels and the IANA time zone, opens `--url`, waits until the page's script
 marks `<html data-fingerprint="sent">` (or `--timeout` passes), then prints one JSON object:
-`{"fingerprint": <attribute or null>, "text": <document.body.innerText>, "screen": "WxH", "timezone": …}`.
+`{"fingerprint": <attribute or null>, "svg": <inline SVG count>, "text": <document.body.innerText>, "screen": "WxH",
+"timezone": …}`. `--ready-selector` waits for a CSS selector instead of the fingerprint; `--screenshot` writes a PNG.
 Exit status 3 means Chromium could not be started at all (the caller may skip); anything else non-zero is a failure.
 """
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -86,6 +88,10 @@ def main():
     parser.add_argument("--height", type=int, required=True)
     parser.add_argument("--timezone", required=True)
     parser.add_argument("--timeout", type=float, default=20)
+    # A page without the fingerprint script: wait until this CSS selector matches instead.
+    parser.add_argument("--ready-selector")
+    # Write a PNG screenshot of the whole page here once it is ready.
+    parser.add_argument("--screenshot")
     arguments = parser.parse_args()
 
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -117,11 +123,21 @@ def main():
         deadline = time.time() + arguments.timeout
         state = None
         while time.time() < deadline:
-            state = evaluate("document.documentElement && document.documentElement.getAttribute('data-fingerprint')")
-            if state in ("sent", "refused", "failed"):
-                break
+            if arguments.ready_selector:
+                if evaluate(f"!!document.querySelector({json.dumps(arguments.ready_selector)})"):
+                    break
+            else:
+                state = evaluate(
+                    "document.documentElement && document.documentElement.getAttribute('data-fingerprint')")
+                if state in ("sent", "refused", "failed"):
+                    break
             time.sleep(0.1)
+        if arguments.screenshot:
+            shot = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}, session)
+            with open(arguments.screenshot, "wb") as file:
+                file.write(base64.b64decode(shot["data"]))
         print(json.dumps({
+            "svg": evaluate("document.querySelectorAll('svg').length"),
             "fingerprint": state,
             "text": evaluate("document.body ? document.body.innerText : ''"),
             "screen": evaluate("screen.width + 'x' + screen.height"),

@@ -37,6 +37,7 @@ enum BuyerOperations {
                       OpenAPILink(name: "eraseByEmail", operationId: "eraseByEmail",
                                   requestBody: ["email": "$request.body#/email"],
                                   description: "erase every buyer holding the address the buyer was created with"),
+                      DiagnosticsOperations.userTimelineLink("/guid"),
                   ]),
             .error(400, "neither field, or a field is refused; the message names it",
                    codes: ContractFields.bodyCodes + [.externalIDOrEmailRequired, .externalIDFormat, .emailFormat]),

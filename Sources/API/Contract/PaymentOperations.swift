@@ -41,6 +41,7 @@ enum PaymentOperations {
                     description: "the page's script sends the browser fingerprint"),
         OpenAPILink(name: "refund", operationId: "refundPayment",
                     parameters: [("paymentId", "$response.body#/paymentId")], description: "refund it"),
+        DiagnosticsOperations.paymentTimelineLink("/paymentId"),
     ] + BuyerOperations.lookups("/guid")
 
     static let refund = OpenAPIOperation(

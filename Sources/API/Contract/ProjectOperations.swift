@@ -26,7 +26,7 @@ enum ProjectOperations {
         OpenAPILink(name: "paymentReport", operationId: "getPaymentReport",
                     description: "read the organization's payment report at its signed chain head"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
-    ] + AppOperations.projectLinks + AffiliateOperations.projectLinks
+    ] + DiagnosticsOperations.projectLinks + AppOperations.projectLinks + AffiliateOperations.projectLinks
 
     static let show = OpenAPIOperation(
         id: "getProject", summary: "The key's project settings", tag: "server-to-server",

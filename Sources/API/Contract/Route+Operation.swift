@@ -46,6 +46,11 @@ extension Route {
         case .auditHeads: return AuditOperations.heads
         case .auditKeys: return AuditOperations.keys
         case .paymentReport: return ReportOperations.payments
+        case .userTimeline: return DiagnosticsOperations.userTimeline
+        case .paymentTimeline: return DiagnosticsOperations.paymentTimeline
+        case .handoffReport: return DiagnosticsOperations.handoffReport
+        case .createDashboardLink: return DiagnosticsOperations.createDashboardLink
+        case .dashboard: return DiagnosticsOperations.dashboard
         }
     }
 }

@@ -39,9 +39,11 @@ public struct MatchFingerprint: Sendable {
     }
 
     /// Matches `question` from `clientIP` against the live fingerprints of `project` (in `org`) at `now`; nil for a
-    /// miss or an ambiguity.
-    public func run(_ question: Question, clientIP: String, project: ProjectID, org: OrgID, now: Date,
-                    metadata: EventMetadata) throws -> Answer? {
+    /// miss, an ambiguity or a project with fingerprinting off (`enabled` false). Every live fingerprint from the
+    /// caller's IP that did not answer gets a `FingerprintRefused` with its reason (`FingerprintMatch.refusals`, or
+    /// `disabled`), so its buyer's timeline can tell why.
+    public func run(_ question: Question, clientIP: String, project: ProjectID, org: OrgID, enabled: Bool = true,
+                    now: Date, metadata: EventMetadata) throws -> Answer? {
         guard let ipHash = LookupHash.ipAddress(clientIP, pepper: context.secrets.lookupPepper) else { return nil }
         sweep.runIfDue(on: context.log.pool)
         let probe = FingerprintMatch.Probe(ipHash: ipHash, platform: question.platform, screen: question.screen,
@@ -56,13 +58,34 @@ public struct MatchFingerprint: Sendable {
                 """, [.text(org.description), .text(project.description), .text(ipHash),
                       .text(PaymentFields.text(now))]).rows
             let candidates = try rows.compactMap(Self.candidate)
-            guard case .matched(let id, let guid, let method) = FingerprintMatch.match(probe, among: candidates,
-                                                                                      now: now) else { return nil }
+            guard enabled else {
+                try refuse(candidates.map { ($0, .disabled) }, project: project, org: org, now: now,
+                           metadata: metadata, in: transaction)
+                return nil
+            }
+            let outcome = FingerprintMatch.match(probe, among: candidates, now: now)
+            guard case .matched(let id, let guid, let method) = outcome else {
+                try refuse(FingerprintMatch.refusals(probe, among: candidates, now: now, outcome: outcome),
+                           project: project, org: org, now: now, metadata: metadata, in: transaction)
+                return nil
+            }
             let event = FingerprintMatched(paymentId: id, guid: guid, projectId: project.description,
                                            matchMethod: method.rawValue, matchedAt: PaymentFields.text(now))
             try transaction.append(org: org.uuid, stream: FingerprintStreams.fingerprint(paymentId: id),
                                    expectedVersion: .any, events: [try NewEvent(event)], metadata: metadata)
             return Answer(guid: guid, method: method)
+        }
+    }
+
+    /// Appends one `FingerprintRefused` per refused candidate, each to its payment's refusal stream.
+    private func refuse(_ refusals: [(FingerprintMatch.Candidate, FingerprintRefusal)], project: ProjectID,
+                        org: OrgID, now: Date, metadata: EventMetadata, in transaction: EventTransaction) throws {
+        for (candidate, refusal) in refusals {
+            let event = FingerprintRefused(paymentId: candidate.id, guid: candidate.guid,
+                                           projectId: project.description, refusal: refusal,
+                                           refusedAt: PaymentFields.text(now))
+            try transaction.append(org: org.uuid, stream: FingerprintStreams.refusals(paymentId: candidate.id),
+                                   expectedVersion: .any, events: [try NewEvent(event)], metadata: metadata)
         }
     }
 

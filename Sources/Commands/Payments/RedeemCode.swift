@@ -8,7 +8,8 @@ import Postgres
 /// The first exchange of a live code spends it (`HandoffCodeRedeemed`, maybe `EmailVerified`, decided by
 /// `HandoffRedemption`) and answers its buyer; an unknown, malformed, expired or spent code answers nil. The code's
 /// row is locked (`FOR UPDATE`), so concurrent exchanges of one code queue and exactly one wins. Comparison is
-/// exact: the text is hashed as given (no case folding, no trimming).
+/// exact: the text is hashed as given (no case folding, no trimming). A known code refused as spent or expired
+/// records `HandoffCodeRefused` (the reason, for the buyer's timeline; the device sees only the 404).
 public struct RedeemCode: Sendable {
     /// A redeemed code's buyer and the project where its payment was recorded.
     public struct Redeemed: Sendable, Equatable {
@@ -43,8 +44,19 @@ public struct RedeemCode: Sendable {
                 emailVerified: row["email_verified"].map { $0 == "t" },
                 source: HandoffRedemption.Source(rawValue: try row.string("source")) ?? .payment,
                 emailVerification: EmailVerification(rawValue: try row.string("email_verification")) ?? .payment)
-            guard case .redeem(let decided) = HandoffRedemption.decide(code, now: now) else { return nil }
             let paymentId = try row.string("payment_id")
+            let decision = HandoffRedemption.decide(code, now: now)
+            guard case .redeem(let decided) = decision else {
+                if case .refused(let refusal) = decision, refusal != .unknown {
+                    // The device gets the uniform 404; the buyer's timeline gets the reason.
+                    let refused = HandoffCodeRefused(codeHash: hash, guid: guid.description, paymentId: paymentId,
+                                                     kind: kind.rawValue, reason: "\(refusal)",
+                                                     refusedAt: PaymentFields.text(now))
+                    try transaction.append(org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .any,
+                                           events: [try NewEvent(refused)], metadata: metadata)
+                }
+                return nil
+            }
             let events = try decided.map { event in
                 switch event {
                 case .redeemed(let at):

@@ -96,7 +96,9 @@ public struct SendRecoveryMail: Sendable {
         if !state.candidates.isEmpty {
             (state.lastMailAt, reservation) = try gapRow(org: org, emailHash: request.emailHash, on: connection)
         }
-        if case .skip(let skip) = EmailRecovery.decide(state, now: now, gap: gap) { return .skipped(skip) }
+        if case .skip(let skip) = EmailRecovery.decide(state, now: now, gap: gap) {
+            return try skipped(skip, request, state: state, now: now, metadata: metadata, transaction: transaction)
+        }
         if let reservation, reservation.job != jobId, reservation.until > now { throw AnotherMailInFlight() }
         guard let context else { throw MissingIdentitySecrets() }
         let subject = RecoveryStreams.emailSubject(emailHash: request.emailHash)
@@ -105,7 +107,7 @@ public struct SendRecoveryMail: Sendable {
         var address = ""
         if case .value(let opened) = revealed { address = opened } else { state.addressReadable = false }
         guard case .send(let named) = EmailRecovery.decide(state, now: now, gap: gap) else {
-            return .skipped(.erased)
+            return try skipped(.erased, request, state: state, now: now, metadata: metadata, transaction: transaction)
         }
         let scheme = try returnScheme(project: request.projectId, org: org, on: connection)
         var buyers: [MailedBuyer] = []
@@ -137,6 +139,16 @@ public struct SendRecoveryMail: Sendable {
             """, [.text(org), .text(request.emailHash), .int(jobId), .double(reserveUntil.timeIntervalSince1970)])
         return .send(Mail(address: address, buyers: buyers, expiresAt: expiresAt, language: request.language,
                           sent: sent))
+    }
+
+    /// Records why no mail goes out (`RecoveryMailSkipped`, naming the address's buyers) and answers the skip.
+    private func skipped(_ skip: EmailRecovery.Skip, _ request: Request, state: EmailRecovery.State, now: Date,
+                         metadata: EventMetadata, transaction: EventTransaction) throws -> Outcome {
+        let event = RecoveryMailSkipped(requestId: request.requestId, reason: skip.rawValue,
+                                        guids: state.candidates.map(\.guid), skippedAt: PaymentFields.text(now))
+        try transaction.append(org: request.org, stream: request.stream, expectedVersion: .any,
+                               events: [try NewEvent(event)], metadata: metadata)
+        return .skipped(skip)
     }
 
     /// The outcome phase after SMTP accepted `mail` at `now`: appends its `RecoveryMailSent` events to the request's

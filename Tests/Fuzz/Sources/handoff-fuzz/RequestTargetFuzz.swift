@@ -85,6 +85,9 @@ enum RequestTargetFuzz {
         switch route {
         case .user(let guid), .userEntitlements(let guid), .eraseUser(let guid): [("guid", guid)]
         case .refundPayment(let paymentId): [("paymentId", paymentId)]
+        case .userTimeline(let guid): [("guid", guid)]
+        case .paymentTimeline(let paymentId): [("paymentId", paymentId)]
+        case .dashboard(let token): [("token", token)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
         case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
              .appDeliveries(let appId):

@@ -1,0 +1,47 @@
+import Commands
+import Domain
+import EventStore
+import Foundation
+import Postgres
+
+/// `handoff admin dashboard-link --project P`: a signed link to the project's handoff dashboard, valid one hour,
+/// as `POST /s2s/v1/dashboard-links` makes it (docs/diagnostics.md "Dashboard"). Needs `HANDOFF_MASTER_KEY` (the
+/// identity secrets) and `PUBLIC_BASE_URL` besides `DATABASE_URL`.
+extension AdminCommand {
+    static let dashboardLinkUsage = """
+        usage: handoff admin dashboard-link --project P
+        prints {"expiresAt","token","url"}: the dashboard at <PUBLIC_BASE_URL>/dashboard/<token> for one hour
+        """
+
+    /// Runs `handoff admin dashboard-link <arguments>`; the exit status of `run` (1 for an unknown project).
+    static func runDashboardLink(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let flags = try Flags(arguments, allowed: ["--project"])
+            let project = try field(ProjectID.parse(try flags.required("--project"), field: "--project"))
+            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
+            guard let secrets = configuration.identity else {
+                throw UsageError(message: "HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are "
+                    + "required (the identity secrets)")
+            }
+            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
+            defer { pool.close() }
+            guard let found = try ProjectLookup(pool: pool).publicProject(project) else {
+                Subcommands.printError("handoff admin dashboard-link: no project has this id")
+                return 1
+            }
+            let links = DashboardLinks(masterKey: secrets.masterKey, previousMasterKeys: secrets.previousMasterKeys)
+            let signed = links.sign(project: project, org: found.orgId, now: Date())
+            print(EventJSON.object([
+                "url": .string(configuration.publicBaseURL + "/dashboard/" + signed.token),
+                "token": .string(signed.token), "expiresAt": .string(PaymentFields.text(signed.expiresAt)),
+            ]).canonicalText)
+            return 0
+        } catch let error as UsageError {
+            Subcommands.printError("handoff admin dashboard-link: \(error.message)\n\(dashboardLinkUsage)")
+            return 2
+        } catch {
+            Subcommands.printError("handoff admin dashboard-link: \(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,126 @@
+@testable import API
+import Domain
+import Foundation
+import HTTPServer
+import Testing
+
+/// `GET /s2s/v1/reports/handoff` (issue 18): the funnel's figures, recomputed here from the organization's export
+/// (`GET /s2s/v1/events`), the unidentified page, refusals by name, and another organization's report empty.
+@Suite struct HandoffReportTests {
+    typealias W = DiagnosticsWorld
+    typealias F = FingerprintFixture
+    static let guidC = "2f8fad5b-d9cb-469f-a165-70867728950e"
+
+    func report(_ world: W, query: String = "", key: String? = nil) -> Response {
+        var request = s2sRequest(.get, "/s2s/v1/reports/handoff", key: key ?? world.world.tenant.key)
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            request.query[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return world.world.api.respond(to: request)
+    }
+
+    /// Three payments: a code redeemed after 2 min, a fingerprint matched after 90 min, one refused (screen).
+    func scenario() throws -> W {
+        let diagnostics = try W()
+        let world = diagnostics.world
+        let first = try world.pay()
+        let second = try world.pay(guid: F.guidB, paymentId: "pi_2")
+        let third = try world.pay(guid: Self.guidC, paymentId: "pi_3")
+        #expect(world.capture(second.token, ip: "203.0.113.41").status == 204)
+        #expect(world.capture(third.token, ip: "203.0.113.42").status == 204)
+        world.clock.advance(120)
+        #expect(diagnostics.redeem(first.code).status == 200)
+        #expect(world.resolve(world.probe(screen: "100x200"), ip: "203.0.113.42").status == 404)
+        world.clock.advance(5280)
+        #expect(world.resolve(world.probe(), ip: "203.0.113.41").status == 200)
+        return diagnostics
+    }
+
+    @Test func theFiguresAreTheOnesTheExportGives() throws {
+        let diagnostics = try scenario()
+        let answer = report(diagnostics)
+        #expect(answer.status == 200)
+        let json = jsonObject(answer)
+
+        // Recomputed from the export: payments, their mint instants, each buyer's first identification.
+        let feed = diagnostics.world.api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: diagnostics.world
+            .tenant.key))
+        let events = (jsonObject(feed)["events"] as? [[String: Any]]) ?? []
+        func data(_ event: [String: Any]) -> [String: Any] { event["data"] as? [String: Any] ?? [:] }
+        func instant(_ text: Any?) -> Date? { (text as? String).flatMap { try? PaymentFields.rfc3339($0).get() } }
+        var paidAt: [String: Date] = [:]
+        var guidOf: [String: String] = [:]
+        var identifiedAt: [String: Date] = [:]
+        var refusals: [String: Int] = [:]
+        for event in events {
+            let fields = data(event)
+            switch event["event_type"] as? String {
+            case "PaymentRecorded": guidOf[fields["paymentId"] as? String ?? ""] = fields["guid"] as? String
+            case "HandoffCodeMinted" where fields["kind"] as? String == "handoff":
+                paidAt[fields["paymentId"] as? String ?? ""] = instant(fields["expiresAt"])?
+                    .addingTimeInterval(-72 * 3600)
+            case "HandoffCodeRedeemed", "FingerprintMatched":
+                let guid = fields["guid"] as? String ?? ""
+                let at = instant(fields["redeemedAt"] ?? fields["matchedAt"])!
+                identifiedAt[guid] = min(identifiedAt[guid] ?? at, at)
+            case "FingerprintRefused": refusals[fields["reason"] as? String ?? "", default: 0] += 1
+            default: break
+            }
+        }
+        let seconds = guidOf.compactMap { payment, guid in
+            identifiedAt[guid].map { Int($0.timeIntervalSince(paidAt[payment]!)) }
+        }.sorted()
+        #expect(json["payments"] as? Int == guidOf.count && guidOf.count == 3)
+        let identified = json["identified"] as? [String: [String: Int]]
+        for (name, limit) in [("within1h", 3600), ("within24h", 86400), ("within7d", 604_800)] {
+            let count = seconds.filter { $0 <= limit }.count
+            #expect(identified?[name] == ["count": count, "shareBasisPoints": count * 10000 / 3], "\(name)")
+        }
+        #expect(seconds == [120, 5400])
+        #expect(json["medianSecondsToIdentification"] as? Int == seconds[(seconds.count - 1) / 2])
+        let byPath = json["byPath"] as? [String: [String: Int]]
+        #expect(byPath?["handoffCode"] == ["within1h": 1, "within24h": 1, "within7d": 1])
+        #expect(byPath?["fingerprintExact"] == ["within1h": 0, "within24h": 1, "within7d": 1])
+        #expect(byPath?["recoveryMail"] == ["within1h": 0, "within24h": 0, "within7d": 0])
+        #expect(json["fingerprintRefusals"] as? [String: Int]
+            == ["ambiguous": 0, "contradicting": refusals["contradicting"] ?? 0, "windowPassed": 0, "disabled": 0])
+        #expect(refusals == ["contradicting": 1])
+        let unidentified = json["unidentified"] as? [String: Any]
+        let items = unidentified?["items"] as? [[String: Any]]
+        #expect(items?.map { $0["paymentId"] as? String } == ["pi_3"])
+        #expect((items?.first?["verdict"] as? [String: String])?["reason"] == "fingerprintRefused")
+        #expect(items?.first?["paidAt"] as? String == "2027-01-15T08:00:00.250Z")
+        #expect(unidentified?["total"] as? Int == 1 && unidentified?["nextOffset"] is NSNull)
+    }
+
+    @Test func theUnidentifiedArePagedAndTheRangeAndPageAreChecked() throws {
+        let diagnostics = try W(settings: ["--fingerprint", "off"])
+        for index in 1...3 { _ = try diagnostics.world.pay(paymentId: "pi_\(index)") }
+        let first = jsonObject(report(diagnostics, query: "limit=2"))["unidentified"] as? [String: Any]
+        #expect((first?["items"] as? [[String: Any]])?.map { $0["paymentId"] as? String } == ["pi_1", "pi_2"])
+        #expect(first?["nextOffset"] as? Int == 2 && first?["total"] as? Int == 3)
+        let second = jsonObject(report(diagnostics, query: "limit=2&offset=2"))["unidentified"] as? [String: Any]
+        #expect((second?["items"] as? [[String: Any]])?.map { $0["paymentId"] as? String } == ["pi_3"])
+        #expect(second?["nextOffset"] is NSNull)
+        // A range that ends before anything was recorded.
+        let empty = jsonObject(report(diagnostics, query: "to=2001-01-01T00:00:00Z"))
+        #expect(empty["payments"] as? Int == 0 && empty["medianSecondsToIdentification"] is NSNull)
+        #expect(empty["to"] as? String == "2001-01-01T00:00:00.000Z")
+        let badLimit = report(diagnostics, query: "limit=0")
+        #expect(badLimit.status == 400)
+        #expect(bodyText(badLimit) == #"{"statusCode":400,"code":"VALIDATION_FAILED","message":"query parameter "#
+            + #"'limit' must be a whole number from 1 to 200"}"#)
+        #expect(report(diagnostics, query: "from=yesterday").status == 400)
+    }
+
+    @Test func anotherOrganizationsKeySeesOnlyItsOwnProject() throws {
+        let diagnostics = try scenario()
+        let other = try diagnostics.world.fixture.tenant()
+        let answer = report(diagnostics, key: other.key)
+        #expect(answer.status == 200)
+        #expect(jsonObject(answer)["payments"] as? Int == 0)
+        #expect(jsonObject(answer)["projectId"] as? String == other.project)
+        #expect(!bodyText(answer).contains("pi_3"))
+    }
+}
