@@ -18,11 +18,29 @@ enum PostPaymentPageHandler {
             return PostPaymentPageHTML.notFound
         }
         let platform = request.headers["User-Agent"].flatMap(DevicePlatform.init(userAgent:))
-        let content = content(facts, token: token, platform: platform,
-                              language: PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"]),
+        let language = PageLanguage.choose(acceptLanguage: request.headers["Accept-Language"])
+        if facts.usable && !facts.openedBefore {
+            recordOpening(facts, platform: platform, language: language, environment)
+        }
+        let content = content(facts, token: token, platform: platform, language: language,
                               trackerURL: storeTrackerURL(facts),
                               endpoint: environment.publicBaseURL + "/public/handoff/fingerprint")
         return PostPaymentPageHTML.render(content)
+    }
+
+    /// Records the first opening of a usable page for diagnostics; a failure is logged and the page still shows
+    /// (the buyer needs the code more than the timeline needs the line).
+    private static func recordOpening(_ facts: PostPaymentPageFacts.Facts, platform: DevicePlatform?,
+                                      language: PageLanguage, _ environment: Environment) {
+        guard let record = environment.model.identity?.recordPageOpened else { return }
+        do {
+            try record.run(facts, platform: platform, language: language, now: environment.clock(),
+                           metadata: EventMetadata(actor: .system("post-payment-page")))
+        } catch {
+            environment.logger.warning("post-payment page opening not recorded", [
+                "payment_id": .string(facts.paymentId), "error": .string(String(describing: error)),
+            ])
+        }
     }
 
     /// The project's tracker link to the store for this payment's install token; nil without a tracker or a token.

@@ -80,6 +80,7 @@ public struct IdentityModel: Sendable {
     public let refundPayment: RefundPayment
     public let redeemCode: RedeemCode
     public let pages: PostPaymentPageFacts
+    public let recordPageOpened: RecordPageOpened
     public let captureFingerprint: CaptureFingerprint
     public let matchFingerprint: MatchFingerprint
     public let requestEmailRecovery: RequestEmailRecovery
@@ -95,6 +96,7 @@ public struct IdentityModel: Sendable {
         self.refundPayment = RefundPayment(log: context.log)
         self.redeemCode = RedeemCode(context)
         self.pages = PostPaymentPageFacts(context, projects: projects)
+        self.recordPageOpened = RecordPageOpened(log: context.log)
         self.captureFingerprint = CaptureFingerprint(context, sweep: sweep)
         self.matchFingerprint = MatchFingerprint(context, sweep: sweep)
         self.requestEmailRecovery = RequestEmailRecovery(context)

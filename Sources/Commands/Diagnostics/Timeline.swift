@@ -75,6 +75,7 @@ extension HandoffVerdict.Reason {
         case .recoverySkipped: "recoverySkipped"
         case .trackerLinkMissingAdjT: "trackerLinkMissingAdjT"
         case .noFingerprintCaptured: "noFingerprintCaptured"
+        case .openedWithoutFingerprint: "openedWithoutFingerprint"
         case .recoveryNeverRequested: "recoveryNeverRequested"
         case .recoveryNotUsed: "recoveryNotUsed"
         }

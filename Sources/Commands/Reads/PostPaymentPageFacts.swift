@@ -31,6 +31,8 @@ public struct PostPaymentPageFacts: Sendable {
         public var paywallId: String?
         /// When the payment was recorded (service clock): the handoff code's expiry minus its 72 h lifetime.
         public var paidAt: Date
+        /// Whether the page's opening is already recorded (`RecordPageOpened`).
+        public var openedBefore: Bool = false
     }
 
     /// The facts behind `token` at `now`, or nil for a token that does not open, names no recorded code, or whose
@@ -46,7 +48,9 @@ public struct PostPaymentPageFacts: Sendable {
                     c.redeemed_at IS NOT NULL AS redeemed,
                     to_char(c.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at,
                     i.sealed_code AS install_code, i.redeemed_at IS NOT NULL AS install_redeemed,
-                    to_char(i.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS install_expires_at
+                    to_char(i.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS install_expires_at,
+                    EXISTS (SELECT 1 FROM events e WHERE e.org_id = c.org_id
+                        AND e.stream_id = 'page-' || c.payment_id) AS opened_before
                 FROM handoff_codes c
                 JOIN payments p ON p.org_id = c.org_id AND p.payment_id = c.payment_id
                 LEFT JOIN handoff_codes i ON i.org_id = c.org_id AND i.payment_id = c.payment_id AND i.kind = 'install'
@@ -75,7 +79,8 @@ public struct PostPaymentPageFacts: Sendable {
             let facts = Facts(code: code, usable: usable, orgId: org,
                               guid: guid, paymentId: try row.string("payment_id"), projectId: project,
                               settings: ProjectSettings(name: ""), installToken: install, paywallId: row["paywall_id"],
-                              paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime))
+                              paidAt: expiry.addingTimeInterval(-HandoffCode.lifetime),
+                              openedBefore: try row.bool("opened_before"))
             return (facts, project)
         }
         // The settings come from the project lookup (one reader of `projects`), after the code row is known.

@@ -13,6 +13,9 @@ extension DiagnosticFact {
         case .codeMinted(_, let kind, let source, let expiresAt):
             let what = kind == "install" ? "Install token" : source == "recovery" ? "Recovery code" : "Handoff code"
             return "\(what) minted (redacted), valid until \(expiresAt.map(PaymentFields.text) ?? "unknown")."
+        case .pageOpened(let platform, let language):
+            return "Post-payment page opened on \(platform ?? "another platform")"
+                + (language.map { ", in language \($0)" } ?? "") + "."
         case .fingerprintCaptured(let platform, let language, let attributes):
             return "Post-payment page opened on \(platform ?? "an unknown platform")"
                 + (language.map { ", language \($0)" } ?? "")

@@ -26,6 +26,7 @@ public struct DiagnosticFact: Hashable, Sendable {
         /// `kind` `handoff`/`install`; `source` `payment`/`recovery`.
         case codeMinted(codeHash: String, kind: String, source: String, expiresAt: Date?)
         /// The page's script sent a fingerprint; `attributes` names what it carried (never the values).
+        case pageOpened(platform: String?, language: String?)
         case fingerprintCaptured(platform: String?, language: String?, attributes: [String])
         case codeRedeemed(codeHash: String, kind: String)
         case codeRefused(kind: String, reason: String)
@@ -61,6 +62,8 @@ public struct DiagnosticFact: Hashable, Sendable {
         case HandoffCodeMinted.eventType:
             kind = .codeMinted(codeHash: text("codeHash") ?? "", kind: text("kind") ?? "handoff",
                                source: text("source") ?? "payment", expiresAt: date("expiresAt"))
+        case PostPaymentPageOpened.eventType:
+            kind = .pageOpened(platform: text("platform"), language: text("language"))
         case FingerprintRecorded.eventType:
             let names = ["platform", "screen", "timezone", "language"].filter { text($0) != nil } + ["ip"]
             kind = .fingerprintCaptured(platform: text("platform"), language: text("language"), attributes: names)
@@ -86,7 +89,7 @@ public struct DiagnosticFact: Hashable, Sendable {
         default: return nil
         }
         // The payload's own instant (service clock) when it has one, so facts compare with code expiries.
-        var own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt"].lazy
+        var own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt", "openedAt"].lazy
             .compactMap(date).first
         // A code is minted at its expiry minus its lifetime (the service clock's mint instant).
         if case .codeMinted(_, let codeKind, _, let expiresAt?) = kind,

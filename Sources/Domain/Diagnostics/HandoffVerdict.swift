@@ -32,6 +32,7 @@ public enum HandoffVerdict: Hashable, Sendable {
         case recoverySkipped(reason: String)
         case trackerLinkMissingAdjT
         case noFingerprintCaptured
+        case openedWithoutFingerprint
         case recoveryNeverRequested(codeValidUntil: Date?)
         case recoveryNotUsed
 
@@ -56,6 +57,9 @@ public enum HandoffVerdict: Hashable, Sendable {
             case .noFingerprintCaptured:
                 "the post-payment page never sent a fingerprint (not opened, or JavaScript off) — "
                     + "check that the checkout redirects to postPaymentUrl"
+            case .openedWithoutFingerprint:
+                "the buyer opened the post-payment page but it sent no fingerprint (JavaScript off or blocked) — "
+                    + "have the buyer enter the code shown on the page, or restore by e-mail"
             case .recoveryNeverRequested(let until):
                 "no app has redeemed the code or asked by fingerprint"
                     + (until.map { " (the code is valid until \(PaymentFields.text($0)))" } ?? "")
@@ -139,7 +143,9 @@ public enum HandoffVerdict: Hashable, Sendable {
         if project.trackerLinkMissingAdjT { return .trackerLinkMissingAdjT }
         if !project.fingerprint { return .fingerprintingOff }
         let captured = facts.contains { if case .fingerprintCaptured = $0.kind { true } else { false } }
-        if !captured && !handoffExpiries.isEmpty { return .noFingerprintCaptured }
+        // Openings are recorded only since they were added, so "not opened" stays "not opened, or JavaScript off".
+        let opened = facts.contains { if case .pageOpened = $0.kind { true } else { false } }
+        if !captured && !handoffExpiries.isEmpty { return opened ? .openedWithoutFingerprint : .noFingerprintCaptured }
         return .recoveryNeverRequested(codeValidUntil: handoffExpiries.max())
     }
 }

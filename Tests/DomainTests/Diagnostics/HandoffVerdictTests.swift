@@ -70,6 +70,8 @@ import Testing
         #expect(judge(Self.minted, project: .init(fingerprint: false, trackerLinkMissingAdjT: false))
             == .notIdentified(.fingerprintingOff))
         #expect(judge(Self.minted) == .notIdentified(.noFingerprintCaptured))
+        let opened = Self.fact(3, .pageOpened(platform: "ios", language: "en"))
+        #expect(judge(Self.minted + [opened]) == .notIdentified(.openedWithoutFingerprint))
         let captured = Self.fact(5, .fingerprintCaptured(platform: "ios", language: "en", attributes: ["ip"]))
         #expect(judge(Self.minted + [captured])
             == .notIdentified(.recoveryNeverRequested(codeValidUntil: Self.paidAt.addingTimeInterval(72 * 3600))))
