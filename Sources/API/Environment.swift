@@ -57,6 +57,8 @@ public struct Environment: Sendable {
     public let forwardedTimestampWindow: ForwardedTimestampWindow
     /// How store notifications are checked: Apple's trust roots, Google's keys.
     public let storeChecks: StoreChecks
+    /// The budget of each client IP on `GET /v1/m/config/{pk}`.
+    public let ingestConfigLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
     /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
@@ -114,6 +116,11 @@ public struct Environment: Sendable {
     public static let defaultSurfaceLimit = RateLimit(
         name: "surface", perSecond: 30, burst: 30, onFailure: .openWithCap(perProcessPerSecond: 300))
 
+    /// 60 config fetches per minute per client IP (an SDK fetches once per start and caches 5 minutes); without
+    /// Redis, 503 `unavailable` (fail closed, like every public limit).
+    public static let defaultIngestConfigLimit = RateLimit.perWindow(
+        name: "ingest-config", count: 60, seconds: 60, onFailure: .closed)
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -136,8 +143,10 @@ public struct Environment: Sendable {
         affiliateLinkLimit: RateLimit = Environment.defaultAffiliateLinkLimit,
         bindLimit: RateLimit = Environment.defaultBindLimit,
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
-        forwardedTimestampWindow: ForwardedTimestampWindow = .standard
+        forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
+        ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit
     ) {
+        self.ingestConfigLimit = ingestConfigLimit
         self.model = model
         self.redis = redis
         self.metrics = metrics

@@ -61,6 +61,8 @@ enum Handlers {
         case .auditHeads: return try AuditHandler.heads(request, context, environment)
         case .auditKeys: return try AuditHandler.keys(request, context, environment)
         case .paymentReport: return try PaymentReportHandler.report(request, context, environment)
+        case .ingestConfig(let publishableKey):
+            return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         }
     }
 }

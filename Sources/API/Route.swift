@@ -91,6 +91,9 @@ public enum Route: Sendable, Equatable {
     /// `POST /v1/app-store/assn/{surfaceId}`: an App Store notification forwarded by the developer's server, signed
     /// with the surface's forwarding secret (`x-ea-timestamp`, `x-ea-signature`).
     case forwardedNotification(surfaceId: String)
+    /// `GET /v1/m/config/{pk}?plat=&bid=&sdk=`: the AppConfig of the app whose publishable key is `pk` (compact
+    /// errors, docs/app-ingest.md).
+    case ingestConfig(publishableKey: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -146,6 +149,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/a/{refCode}") { .affiliateLink(refCode: $0["refCode"] ?? "") },
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
+        Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -175,7 +179,7 @@ public enum Route: Sendable, Equatable {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
-             .auditHeads, .auditKeys, .paymentReport: return 0
+             .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
         // Any body is ignored.
         case .eraseUser: return 1024
@@ -198,13 +202,22 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .affiliateLink, .bind, .forwardedNotification:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
+        }
+    }
+
+    /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape
+    /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
+    var isIngest: Bool {
+        switch self {
+        case .ingestConfig: return true
+        default: return false
         }
     }
 

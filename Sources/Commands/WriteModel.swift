@@ -27,6 +27,8 @@ public struct WriteModel: Sendable {
     public let affiliates: AffiliateModel
     /// The surface commands and reads (forwarded App Store notifications); nil without the identity secrets.
     public let surfaces: SurfaceModel?
+    /// App ingest (`/v1/m/*`): publishable keys and AppConfig.
+    public let ingest: IngestModel
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
     /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
@@ -42,6 +44,7 @@ public struct WriteModel: Sendable {
         self.revokeSecretKeys = RevokeSecretKeys(log: log)
         self.affiliates = AffiliateModel(log: log)
         self.audit = AuditTrail(log: log)
+        self.ingest = IngestModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKeys: $0.masterKeys, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKeys: $0.masterKeys) }

@@ -75,7 +75,8 @@ public final class RunningAPI: Sendable {
             affiliateLinkLimit: Environment.defaultAffiliateLinkLimit.scaled(by: factor),
             bindLimit: Environment.defaultBindLimit.scaled(by: factor),
             surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
-            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours))
+            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours),
+            ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

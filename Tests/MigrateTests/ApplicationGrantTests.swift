@@ -25,6 +25,8 @@ import TestSupport
                                                   "bound_at", "window_ends_at"]),
         "affiliates": Grants(table: ["SELECT", "INSERT"]),
         "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
+        // App ingest (0028): the projection moves an app's publishable key and AppConfig revision.
+        "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "updated_at"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
@@ -73,7 +75,7 @@ import TestSupport
         "handoff_code_org", "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

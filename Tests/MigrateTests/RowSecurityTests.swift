@@ -100,6 +100,11 @@ import TestSupport
             INSERT INTO app_account_tokens (org_id, guid, project_id, app_account_token, created_at)
             VALUES ($1::uuid, gen_random_uuid()::text, gen_random_uuid(), gen_random_uuid(), now())
             """),
+        Table(name: "app_ingest_configs", insert: """
+            INSERT INTO app_ingest_configs (app_id, org_id, project_id, publishable_key, rev, updated_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(),
+                    'pk_3x_' || substr(md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text), 1, 32), 1, now())
+            """),
         Table(name: "affiliate_campaigns", insert: """
             INSERT INTO affiliate_campaigns (campaign_id, org_id, project_id, name, commission, window_days, hold_days,
                                              created_at)

@@ -46,6 +46,7 @@ extension Route {
         case .auditHeads: return AuditOperations.heads
         case .auditKeys: return AuditOperations.keys
         case .paymentReport: return ReportOperations.payments
+        case .ingestConfig: return IngestOperations.config
         }
     }
 }
