@@ -22,10 +22,15 @@ enum IngestOperations {
         return response
     }
 
-    /// The compact answers every ingest route shares.
+    /// The 413 of a route taking `limit` bytes (also once inflated).
+    static func tooLarge(_ limit: Int) -> OpenAPIResponse {
+        error(413, limit == 0 ? "a body (this route takes none) (too_large)"
+                : "a body over \(limit) bytes, on the wire or once inflated (too_large)", code: "too_large")
+    }
+
+    /// The compact answers every ingest route shares (besides its 413, `tooLarge`).
     static let common: [OpenAPIResponse] = [
         error(403, "the publishable key is unknown, rotated away or malformed (key)", code: "key"),
-        error(413, "the body is larger than the route takes, also once inflated (too_large)", code: "too_large"),
         error(429, "over the limit (rate_limited)", code: "rate_limited", retryAfter: true),
         error(500, "an unexpected failure; the log holds it under X-Request-Id", code: "internal"),
         error(503, "Postgres or Redis does not answer (unavailable)", code: "unavailable", retryAfter: true),
@@ -82,6 +87,7 @@ enum IngestOperations {
             error(403, "the key is unknown, rotated away or malformed (key), or plat/bid are not its app's "
                   + "(app_mismatch)", code: "key")
                 .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch")])),
+            tooLarge(0),
         ] + common.filter { $0.status != 403 })
 
     private static func errorSchema(_ code: String) -> JSONSchema {
