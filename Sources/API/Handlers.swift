@@ -63,6 +63,7 @@ enum Handlers {
         case .paymentReport: return try PaymentReportHandler.report(request, context, environment)
         case .ingestConfig(let publishableKey):
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
+        case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
         }
     }
 }

@@ -94,6 +94,8 @@ public enum Route: Sendable, Equatable {
     /// `GET /v1/m/config/{pk}?plat=&bid=&sdk=`: the AppConfig of the app whose publishable key is `pk` (compact
     /// errors, docs/app-ingest.md).
     case ingestConfig(publishableKey: String)
+    /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
+    case ingestBatch
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -150,6 +152,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/v1/app-store/bind") { _ in .bind },
         Endpoint(.post, "/v1/app-store/assn/{surfaceId}") { .forwardedNotification(surfaceId: $0["surfaceId"] ?? "") },
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
+        Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
     ]
 
     /// The routing table, from `endpoints`.
@@ -194,6 +197,8 @@ public enum Route: Sendable, Equatable {
         case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)
         // What the App Store's own URL takes: the forwarded body is the same notification.
         case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
+        // 64 KiB on the wire; `IngestBatchHandler` caps the inflated body at the same.
+        case .ingestBatch: return 65536
         }
     }
 
@@ -202,7 +207,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
@@ -216,7 +221,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig: return true
+        case .ingestConfig, .ingestBatch: return true
         default: return false
         }
     }

@@ -131,7 +131,7 @@ import TestSupport
                                    "/s2s/v1/affiliates/{affiliateId}/statement",
                                    "/s2s/v1/audit/heads", "/s2s/v1/audit/keys", "/s2s/v1/reports/payments",
                                    "/s2s/v1/users/{guid}/erasure", "/s2s/v1/erasures",
-                                   "/v1/m/config/{pk}"])
+                                   "/v1/m/config/{pk}", "/v1/m/batch"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)

@@ -53,7 +53,8 @@ import Testing
         #expect(rn.wrapper == "RN" && rn.wrapperVersion == "0.74.1")
         #expect(SDKUserAgent.parse("X3Kit/1.0 (iOS 16.0) Flutter/3.22.0")?.wrapper == "Flutter")
         for other in [nil, "", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X)", "curl/8.4.0",
-                      "X3Kit/1.0 (Android 14)", "X3Kit/1.0 (iOS 17)  ", "X3Kit/ (iOS 17)", "X3Kit/1.0 (iOS 17) Cordova/1",
+                      "X3Kit/1.0 (Android 14)", "X3Kit/1.0 (iOS 17)  ", "X3Kit/ (iOS 17)",
+                      "X3Kit/1.0 (iOS 17) Cordova/1",
                       "X3Android/1.0 (Android 14) RN/", "python-requests/2.31"] {
             #expect(SDKUserAgent.parse(other) == nil, "\(other ?? "nil")")
         }

@@ -4,7 +4,8 @@ import Domain
 /// `{"ok":false,"code","detail"?,"retryAfter"?}`, never the S2S shape.
 enum IngestOperations {
     static let publishableKey = OpenAPIParameter.path(
-        "pk", JSONSchema.string(pattern: PublishableKey.pattern, lengths: PublishableKey.length...PublishableKey.length),
+        "pk",
+        JSONSchema.string(pattern: PublishableKey.pattern, lengths: PublishableKey.length...PublishableKey.length),
         "the app's publishable key (pk_3x_…)")
 
     /// A compact error answer: `code` is `code`, `detail` present for `invalid`, `retryAfter` for 429 and 503.
@@ -90,6 +91,60 @@ enum IngestOperations {
             tooLarge(0),
         ] + common.filter { $0.status != 403 })
 
+    private static let id = JSONSchema.string(pattern: "^[A-Za-z0-9._:-]+$", lengths: 1...AppBatchBody.maxIdLength)
+    private static let count = JSONSchema.integer(minimum: 0, maximum: 1_000_000_000)
+    private static let millis = JSONSchema.integer(minimum: 0, maximum: 9_007_199_254_740_991)
+        .described("Unix milliseconds of the device clock")
+
+    static let batchBody = JSONSchema.object([
+        .required("v", .constant(1)),
+        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
+                                         lengths: PublishableKey.length...PublishableKey.length)),
+        .required("app", .object([
+            .required("plat", ContractFields.appPlatform),
+            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
+            .optional("av", JSONSchema.string(pattern: "^[A-Za-z0-9._ ()+-]+$", lengths: 1...64)),
+            .optional("osv", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...32)),
+        ], closed: false)),
+        .required("inst", id), .required("sid", id), .required("n", count), .required("at", millis),
+        .required("cm", .enumeration(["always", "opt_in", "opt_out"])),
+        .required("cs", JSONSchema.string(pattern: "^[gdpx]{4}$", lengths: 4...4)
+            .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, x unused")),
+        .optional("scr", JSONSchema.array(.object([
+            .required("id", id), .required("seq", count), .required("t0", millis), .optional("t1", millis),
+            .optional("nav", JSONSchema.string(pattern: "^[a-z_]+$", lengths: 1...32)),
+            .optional("path", JSONSchema.string(pattern: "^[A-Za-z0-9._/-]+$", lengths: 1...256)),
+            .optional("eng", count), .optional("taps", count), .optional("itaps", count),
+        ])).with("minItems", 1).with("maxItems", .integer(AppBatchBody.maxScreens))),
+        .optional("ev", JSONSchema.array(.object([
+            .required("s", id), .required("n", count), .required("t", millis),
+            .required("e", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...128)),
+            .optional("p", JSONSchema.anyObject),
+        ])).with("maxItems", .integer(AppBatchBody.maxEvents))),
+    ], closed: false)
+
+    static let batch = OpenAPIOperation(
+        id: "sendAppBatch", summary: "An SDK's batch of sessions, screen views and events",
+        description: "Stored only when cs grants analytics (else stored:false, reason consent); also not stored for a "
+            + "paused app (paused) or a User-Agent that is not an SDK's (bot). Device times are corrected by "
+            + "serverNow − at; a batch whose earliest time is more than 7 days old is 400 invalid. Content-Encoding: "
+            + "gzip is inflated under the same 64 KiB.",
+        tag: "app-ingest",
+        parameters: [.header("User-Agent", JSONSchema.string(),
+                             "X3Kit/<v> (iOS <os>) or X3Android/<v> (Android <os>)")],
+        body: batchBody,
+        responses: [
+            .json(200, "taken: stored, or not and why", .object([
+                .required("ok", .constant(true)), .required("stored", .boolean), .required("rev", .integer(minimum: 1)),
+                .optional("reason", .enumeration(["consent", "quota", "paused", "bot"])),
+            ])),
+            error(400, "a part is missing or wrong (invalid); detail names it", code: "invalid", detail: true),
+            error(403, "the key is unknown, rotated away or malformed (key), or app.plat/app.bid are not its app's "
+                  + "(app_mismatch)", code: "key")
+                .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch")])),
+            tooLarge(65536),
+        ] + common.filter { $0.status != 403 })
+
     private static func errorSchema(_ code: String) -> JSONSchema {
         .object([.required("ok", .constant(false)), .required("code", .constant(.string(code)))])
     }
@@ -100,6 +155,14 @@ enum IngestOperations {
                     parameters: [("pk", "$response.body#/publishableKey"), ("plat", "$response.body#/platform"),
                                  ("bid", "$response.body#/bundleId")],
                     description: "the app's SDK fetches its AppConfig"),
+        OpenAPILink(name: "appBatch", operationId: "sendAppBatch",
+                    requestBody: .object([
+                        ("v", 1), ("k", "$response.body#/publishableKey"),
+                        ("app", .object([("plat", "$response.body#/platform"), ("bid", "$response.body#/bundleId")])),
+                        ("inst", "install-1"), ("sid", "session-1"), ("n", 1), ("at", 1_800_000_000_000),
+                        ("cm", "opt_in"), ("cs", "gggg"),
+                    ]),
+                    description: "the app's SDK sends a batch"),
     ]
 }
 

@@ -47,6 +47,7 @@ extension Route {
         case .auditKeys: return AuditOperations.keys
         case .paymentReport: return ReportOperations.payments
         case .ingestConfig: return IngestOperations.config
+        case .ingestBatch: return IngestOperations.batch
         }
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 import Postgres
 
 /// Creates an app in a project (`POST /s2s/v1/apps`, `handoff admin app create`): `AppCreated` with its first store
-/// token, `AppPublishableKeyIssued` with its publishable key, and `AppDestinationAdded` (the default `x3` destination) when a forward URL is given; refuses 404 for a
-/// project that does not exist (in the caller's org) (`AppCreation.decide`).
+/// token, `AppPublishableKeyIssued` with its publishable key, and `AppDestinationAdded` (the default `x3`
+/// destination) when a forward URL is given; refuses 404 for a project that does not exist (in the caller's org)
+/// (`AppCreation.decide`).
 public struct CreateApp: Sendable {
     /// The new app and its store token (shown once; only its hash and sealed text are kept).
     public struct Created: Sendable {

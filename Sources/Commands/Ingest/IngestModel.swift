@@ -7,10 +7,13 @@ import Postgres
 public struct IngestModel: Sendable {
     public let lookup: IngestLookup
     public let rotatePublishableKey: RotatePublishableKey
+    /// The day-partitioned rows of stored batches.
+    public let rows: IngestRowStore
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
         self.lookup = IngestLookup(pool: log.pool)
         self.rotatePublishableKey = RotatePublishableKey(log: log)
+        self.rows = IngestRowStore(pool: log.pool)
     }
 }

@@ -44,6 +44,16 @@ struct IngestFixture {
                                 body: [], clientIP: clientIP, remoteAddress: clientIP))
     }
 
+    /// `POST /v1/m/batch` with `body`, from the iOS SDK unless `userAgent` says otherwise.
+    func batch(_ body: [UInt8], gzip: Bool = false, userAgent: String? = "X3Kit/1.4.2 (iOS 17.5.1)",
+               clientIP: String = "198.51.100.72") -> Response {
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        if gzip { headers.append(("Content-Encoding", "gzip")) }
+        if let userAgent { headers.append(("User-Agent", userAgent)) }
+        return api.respond(to: Request(method: .post, path: "/v1/m/batch", query: [:], headers: Headers(headers),
+                                       body: body, clientIP: clientIP, remoteAddress: clientIP))
+    }
+
     /// `handoff admin app <arguments>` with the master key.
     func admin(_ arguments: [String]) throws -> AdminOutcome {
         try apps.tenants.admin(["app"] + arguments, environment: AppFixture.masterKeyEnvironment)

@@ -31,7 +31,8 @@ import TestSupport
     private func rows(_ setup: Setup, at time: Date, session: String = "s-1", events: [(Int, String)] = [],
                       views: [(String, Int)] = []) -> IngestRows {
         IngestRows(
-            orgId: setup.org, projectId: setup.project, appId: setup.appId, installHash: String(repeating: "ab", count: 32),
+            orgId: setup.org, projectId: setup.project, appId: setup.appId,
+            installHash: String(repeating: "ab", count: 32),
             session: .init(sessionId: session, startedAt: time, lastSeenAt: time.addingTimeInterval(60), sdk: "X3Kit",
                            sdkVersion: "1.4.2", osVersion: "17.5", appVersion: "3.1", consent: "gggg"),
             events: events.map { .init(sessionId: session, n: $0.0, name: $0.1, occurredAt: time, props: #"{"k":1}"#) },
