@@ -76,7 +76,8 @@ public final class RunningAPI: Sendable {
             bindLimit: Environment.defaultBindLimit.scaled(by: factor),
             surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
             forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours),
-            ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor))
+            ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor),
+            ingestDailyBatches: configuration.ingestDailyBatches)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

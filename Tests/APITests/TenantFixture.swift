@@ -35,7 +35,8 @@ struct TenantFixture {
                    storeChecks: StoreChecks = StoreChecks(),
                    affiliateLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
-                   ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
+                   ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
+                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches)
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -48,7 +49,7 @@ struct TenantFixture {
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
-            ingestConfigLimit: ingestConfigLimit)
+            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches)
         return APIResponder(environment: environment)
     }
 

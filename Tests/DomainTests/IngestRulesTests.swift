@@ -101,6 +101,12 @@ import Testing
         let eightDaysAgoOnDevice = now.addingTimeInterval(-8 * 86400 - 3600)
         #expect(BatchAdmission.checkAge(earliestDeviceTime: eightDaysAgoOnDevice, offset: offset, serverNow: now)
                 == .failure(.invalid("at: the batch is older than 7 days")))
+        // A time far past the batch's own `at` (a broken clock, a forged body) lands on no far-off day.
+        #expect(BatchAdmission.checkAge(earliestDeviceTime: now, latestDeviceTime: now.addingTimeInterval(2 * 86400),
+                                        offset: 0, serverNow: now)
+                == .failure(.invalid("at: a time of the batch is more than a day after at")))
+        #expect((try? BatchAdmission.checkAge(earliestDeviceTime: now, latestDeviceTime: now.addingTimeInterval(3600),
+                                              offset: 0, serverNow: now).get()) != nil)
         // A device clock a day ahead does not make an old batch young.
         let ahead = BatchAdmission.clockOffset(serverNow: now, sentAt: now.addingTimeInterval(86400))
         #expect(BatchAdmission.checkAge(earliestDeviceTime: now.addingTimeInterval(-7 * 86400), offset: ahead,

@@ -96,6 +96,10 @@ struct AppBatchBody {
                         throw IngestRefusal.invalid("ev[\(index)].p must be an object")
                     }
                     props = String(decoding: data, as: UTF8.self)
+                    // Postgres' jsonb holds no NUL character.
+                    guard props?.contains("\\u0000") == false else {
+                        throw IngestRefusal.invalid("ev[\(index)].p must not hold a NUL character")
+                    }
                 }
                 return Event(session: try event.string("s", max: maxIdLength), n: try event.int("n"),
                              t: try event.int("t"), name: try event.string("e", max: 128), props: props)

@@ -27,11 +27,15 @@ enum IngestBatchHandler {
         let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
         let now = environment.clock()
         let offset = BatchAdmission.clockOffset(serverNow: now, sentAt: date(body.sentAt))
-        let earliest = ([body.sentAt] + body.events.map(\.t) + body.screens.map(\.t0)).min() ?? body.sentAt
-        try BatchAdmission.checkAge(earliestDeviceTime: date(earliest), offset: offset, serverNow: now).get()
+        let times = [body.sentAt] + body.events.map(\.t) + body.screens.flatMap { [$0.t0] + ($0.t1.map { [$0] } ?? []) }
+        try BatchAdmission.checkAge(earliestDeviceTime: date(times.min() ?? body.sentAt),
+                                    latestDeviceTime: date(times.max() ?? body.sentAt), offset: offset,
+                                    serverNow: now).get()
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
+        let quota = IngestQuota(dailyBatches: environment.ingestDailyBatches)
         if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
-                                              quotaLeft: { true }) {
+                                              quotaLeft: { quota.take(project: app.projectId, now: now,
+                                                                      redis: environment.redis) }) {
             return try answer(stored: false, rev: app.rev, reason: reason.rawValue)
         }
         guard let pepper = environment.model.identity?.secrets.lookupPepper else {

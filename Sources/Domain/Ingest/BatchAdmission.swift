@@ -35,14 +35,21 @@ public enum BatchAdmission {
         serverNow.timeIntervalSince(sentAt)
     }
 
-    /// Refuses a batch whose earliest corrected time is more than `maxAge` before `serverNow` (400 `invalid`,
-    /// detail names `at`).
-    public static func checkAge(earliestDeviceTime: Date, offset: TimeInterval, serverNow: Date)
-        -> Result<Void, IngestRefusal>
-    {
+    /// How far past its own `at` a time in a batch may lie.
+    public static let maxAhead: TimeInterval = 24 * 3600
+
+    /// Refuses a batch whose earliest corrected time is more than `maxAge` before `serverNow`, or whose latest is more
+    /// than `maxAhead` after it (400 `invalid`, detail names `at`): rows land only on days around today, whose
+    /// partitions exist.
+    public static func checkAge(earliestDeviceTime: Date, latestDeviceTime: Date? = nil, offset: TimeInterval,
+                                serverNow: Date) -> Result<Void, IngestRefusal> {
         let corrected = earliestDeviceTime.addingTimeInterval(offset)
         guard serverNow.timeIntervalSince(corrected) <= maxAge else {
             return .failure(.invalid("at: the batch is older than 7 days"))
+        }
+        if let latest = latestDeviceTime?.addingTimeInterval(offset),
+           latest.timeIntervalSince(serverNow) > maxAhead {
+            return .failure(.invalid("at: a time of the batch is more than a day after at"))
         }
         return .success(())
     }

@@ -12,10 +12,12 @@ struct IngestFixture {
     let api: APIResponder
 
     static func migrated(ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
-                         redisURL: String? = nil) throws -> IngestFixture {
+                         redisURL: String? = nil,
+                         ingestDailyBatches: Int = Environment.defaultIngestDailyBatches) throws -> IngestFixture {
         let apps = try AppFixture.migrated()
         return IngestFixture(apps: apps, api: try apps.tenants.responder(
-            redisURL: redisURL, poolSize: 4, ingestConfigLimit: ingestConfigLimit))
+            redisURL: redisURL, poolSize: 4, ingestConfigLimit: ingestConfigLimit,
+            ingestDailyBatches: ingestDailyBatches))
     }
 
     /// An app made over S2S in a new tenant's project: its id, publishable key and the tenant.
