@@ -17,7 +17,9 @@ enum IngestBatchHandler {
 
     static func receive(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let body = try AppBatchBody.parse(IngestBody.bytes(request, limit: inflatedLimit))
-        guard let app = try environment.model.ingest.lookup.app(publishableKey: body.key) else { throw IngestRefusal.key }
+        guard let app = try environment.model.ingest.lookup.app(publishableKey: body.key) else {
+            throw IngestRefusal.key
+        }
         if case .failure(let refusal) = IngestAppBinding.check(
             platform: body.platform, bundleId: body.bundleId, app: app.platform, appBundleId: app.bundleId,
             platField: "app.plat", bidField: "app.bid")
