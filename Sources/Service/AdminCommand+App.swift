@@ -12,6 +12,9 @@ extension AdminCommand {
                handoff admin app update --app ID [--bundle-id B] [app settings]
                handoff admin app rotate-token --app ID
                handoff admin app rotate-publishable-key --app ID
+               handoff admin app ingest-settings --app ID [--enabled on|off] [--identify on|off] [--leads on|off]
+                   [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
+                   [--flush-interval-ms N] [--flush-events N]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID
@@ -26,6 +29,7 @@ extension AdminCommand {
         case update(AppID, AppChange)
         case rotateToken(AppID)
         case rotatePublishableKey(AppID)
+        case ingestSettings(AppID, [String: String])
         case show(AppID)
         case addDestination(AppID, DestinationScheme, AppForwardURL, secret: String?)
         case removeDestination(AppID, DestinationID)
@@ -126,6 +130,15 @@ extension AdminCommand {
             return .update(app, change)
         case "rotate-token":
             return .rotateToken(try appID(try Flags(rest, allowed: ["--app"])))
+        case "ingest-settings":
+            let flags = try Flags(rest, allowed: ["--app"] + IngestSettingsChange.names.map { "--" + $0 })
+            var changes: [String: String] = [:]
+            for name in IngestSettingsChange.names { changes[name] = flags.values["--" + name] }
+            guard !changes.isEmpty else { throw UsageError(message: "give at least one setting to change") }
+            if case .failure(let refusal) = IngestSettingsChange.apply(changes, to: .defaults) {
+                throw UsageError(message: refusal.message)
+            }
+            return .ingestSettings(try appID(flags), changes)
         case "rotate-publishable-key":
             return .rotatePublishableKey(try appID(try Flags(rest, allowed: ["--app"])))
         case "show":
@@ -151,6 +164,9 @@ extension AdminCommand {
             let rotated = try model.rotateStoreToken.run(scope(app), metadata: metadata)
             return try encode(TokenAnswer(appId: rotated.app.appId, storeToken: rotated.storeToken.text,
                                           storeUrls: StoreURLs(base: publicBaseURL, token: rotated.storeToken)))
+        case .ingestSettings(let app, let changes):
+            let settings = try ingest.changeSettings.run(scope(app), changes: changes, metadata: metadata)
+            return try encode(IngestSettingsAnswer(appId: app.description, settings: settings))
         case .rotatePublishableKey(let app):
             return try encode(try ingest.rotatePublishableKey.run(scope(app), metadata: metadata))
         case .show(let app):
@@ -167,6 +183,12 @@ extension AdminCommand {
             try model.removeDestination.run(scope(app), destination: destination, metadata: metadata)
             return #"{"appId":"\#(app)","destinationId":"\#(destination)","removed":true}"#
         }
+    }
+
+    /// `{"appId","settings"}`: the answer of `app ingest-settings` (the settings the AppConfig is built from).
+    struct IngestSettingsAnswer: Encodable {
+        var appId: String
+        var settings: IngestSettings
     }
 
     /// `{"appId","storeToken","storeUrls"}`: the answer of `app create` and `app rotate-token`.

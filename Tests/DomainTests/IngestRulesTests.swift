@@ -70,6 +70,25 @@ import Testing
         #expect(ScreenGlob("*").matches("") && ScreenGlob("**").matches("x"))
     }
 
+    @Test func settingsChangeByNameAndRefuseNamingTheFlag() throws {
+        let changed = try IngestSettingsChange.apply(
+            ["enabled": "off", "leads": "on", "blocked-events": "debug_tap,noise", "exclude-screens": "Debug*",
+             "session-timeout-ms": "600000", "flush-interval-ms": "5000", "flush-events": "20"],
+            to: .defaults).get()
+        #expect(!changed.enabled && changed.leadsEnabled && changed.identifyEnabled)
+        #expect(changed.blockedEvents == ["debug_tap", "noise"] && changed.excludedScreens == ["Debug*"])
+        #expect(changed.sessionTimeoutMs == 600_000 && changed.flushIntervalMs == 5000 && changed.flushEvents == 20)
+        #expect(try IngestSettingsChange.apply(["blocked-events": ""], to: changed).get().blockedEvents == [])
+        for (name, value) in [("enabled", "yes"), ("session-timeout-ms", "59999"), ("flush-events", "0"),
+                              ("flush-interval-ms", "x"), ("blocked-events", "a,,b")] {
+            guard case .failure(let refusal) = IngestSettingsChange.apply([name: value], to: .defaults) else {
+                Issue.record("\(name)=\(value) was taken")
+                continue
+            }
+            #expect(refusal.field == "--" + name)
+        }
+    }
+
     @Test func aBatchIsStoredOnlyWhenNotPausedNotABotAnalyticsGrantedAndQuotaLeft() throws {
         let sdk = SDKUserAgent.parse("X3Kit/1.4.2 (iOS 17.5.1)")
         let granted = try IngestConsent.parse(mode: "opt_in", states: "gggg").get()

@@ -26,7 +26,8 @@ import TestSupport
         "affiliates": Grants(table: ["SELECT", "INSERT"]),
         "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
         // App ingest (0028): the projection moves an app's publishable key and AppConfig revision.
-        "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "updated_at"]),
+        "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "settings",
+                                                                                   "updated_at"]),
         // App ingest rows (0029), partitioned by day: sessions and screen views move, events are only inserted.
         "ingest_sessions": Grants(table: ["SELECT", "INSERT"],
                                   updatable: ["last_seen_at", "batches", "sdk", "sdk_version", "os_version",

@@ -36,7 +36,7 @@ public struct IngestLookup: Sendable {
             else { return [] }
             return try connection.queryPrepared("""
                 SELECT a.org_id::text AS org_id, a.app_id::text AS app_id, a.project_id::text AS project_id,
-                    a.platform, a.bundle_id, c.rev::text AS rev
+                    a.platform, a.bundle_id, c.rev::text AS rev, c.settings::text AS settings
                 FROM app_ingest_configs c JOIN apps a ON a.app_id = c.app_id AND a.org_id = c.org_id
                 WHERE c.org_id = $1::uuid AND c.app_id = $2::uuid AND c.publishable_key = $3
                 """, [.text(org.description), .text(try owner.string("app_id")), .text(key.text)],
@@ -50,6 +50,17 @@ public struct IngestLookup: Sendable {
               let rev = Int(try row.string("rev"))
         else { throw InconsistentState("a stored ingest app does not read back") }
         return IngestApp(orgId: org, appId: app, projectId: project, platform: platform,
-                         bundleId: try row.string("bundle_id"), rev: rev, settings: .defaults)
+                         bundleId: try row.string("bundle_id"), rev: rev,
+                         settings: try Self.settings(try row.string("settings")))
+    }
+
+    /// Stored settings: `{}` (never changed) is the defaults.
+    static func settings(_ text: String) throws -> IngestSettings {
+        guard text != "{}" else { return .defaults }
+        do {
+            return try JSONDecoder().decode(IngestSettings.self, from: Data(text.utf8))
+        } catch {
+            throw InconsistentState("stored ingest settings do not read back")
+        }
     }
 }

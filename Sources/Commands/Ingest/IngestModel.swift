@@ -7,6 +7,7 @@ import Postgres
 public struct IngestModel: Sendable {
     public let lookup: IngestLookup
     public let rotatePublishableKey: RotatePublishableKey
+    public let changeSettings: ChangeIngestSettings
     /// The day-partitioned rows of stored batches.
     public let rows: IngestRowStore
 
@@ -14,6 +15,7 @@ public struct IngestModel: Sendable {
     public init(log: EventLog) {
         self.lookup = IngestLookup(pool: log.pool)
         self.rotatePublishableKey = RotatePublishableKey(log: log)
+        self.changeSettings = ChangeIngestSettings(log: log)
         self.rows = IngestRowStore(pool: log.pool)
     }
 }

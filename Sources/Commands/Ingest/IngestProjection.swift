@@ -26,6 +26,17 @@ public struct IngestProjection: InlineProjection {
             let issued = try event.decode(AppPublishableKeyIssued.self)
             try upsert(app: issued.appId, project: issued.projectId, key: issued.publishableKey, org: org, rev: rev,
                        at: at, tables: tables, on: connection)
+        case AppIngestSettingsChanged.eventType:
+            let changed = try event.decode(AppIngestSettingsChanged.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let settings = String(decoding: try encoder.encode(changed.settings), as: UTF8.self)
+            try upsert(app: changed.appId, project: changed.projectId, key: nil, org: org, rev: rev, at: at,
+                       tables: tables, on: connection)
+            try connection.query("""
+                UPDATE \(tables["app_ingest_configs"]) SET settings = $3::jsonb
+                WHERE app_id = $1::uuid AND org_id = $2::uuid
+                """, [.text(changed.appId), org, .text(settings)])
         case AppUpdated.eventType:
             let facts = try event.decode(AppUpdated.self).facts
             try upsert(app: facts.appId, project: facts.projectId, key: nil, org: org, rev: rev, at: at,

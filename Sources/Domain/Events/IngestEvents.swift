@@ -13,3 +13,18 @@ public struct AppPublishableKeyIssued: EventPayload, Equatable {
         self.publishableKey = key.text
     }
 }
+
+/// An app's AppConfig settings changed; `settings` is the complete new state (folding is an overwrite).
+public struct AppIngestSettingsChanged: EventPayload, Equatable {
+    public static let eventType = "AppIngestSettingsChanged"
+    public static let schemaVersion = 1
+    public var appId: String
+    public var projectId: String
+    public var settings: IngestSettings
+
+    public init(appId: AppID, projectId: ProjectID, settings: IngestSettings) {
+        self.appId = appId.description
+        self.projectId = projectId.description
+        self.settings = settings
+    }
+}

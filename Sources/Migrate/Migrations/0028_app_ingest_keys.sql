@@ -11,6 +11,8 @@ CREATE TABLE app_ingest_configs (
     project_id      uuid        NOT NULL,
     publishable_key text        UNIQUE CHECK (publishable_key ~ '^pk_3x_[A-Za-z0-9_-]{32}$'),
     rev             bigint      NOT NULL CHECK (rev > 0),
+    -- The AppConfig settings as `AppIngestSettingsChanged` carries them; `{}` until the first change (the defaults).
+    settings        jsonb       NOT NULL DEFAULT '{}',
     updated_at      timestamptz NOT NULL
 );
 CREATE INDEX app_ingest_configs_project_idx ON app_ingest_configs (org_id, project_id);
@@ -36,7 +38,7 @@ BEGIN
         RAISE NOTICE 'role handoff_app does not exist; grant the application role its privileges yourself';
         RETURN;
     END IF;
-    GRANT SELECT, INSERT, UPDATE (publishable_key, rev, updated_at) ON app_ingest_configs TO handoff_app;
+    GRANT SELECT, INSERT, UPDATE (publishable_key, rev, settings, updated_at) ON app_ingest_configs TO handoff_app;
     GRANT EXECUTE ON FUNCTION publishable_key_app(text) TO handoff_app;
 END
 $$;

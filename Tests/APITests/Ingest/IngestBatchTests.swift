@@ -90,6 +90,31 @@ import TestSupport
             .rows[0].string("sdk") == "RN")
     }
 
+    @Test func theAppsSettingsPauseItDropBlockedEventsAndExcludedScreensAndRaiseRev() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let query = ["plat": "ios", "bid": "com.example.Reader"]
+        let before = try #require(jsonObject(fixture.config(app.key, query))["rev"] as? Int)
+        let changed = try fixture.admin(["ingest-settings", "--app", app.appId, "--blocked-events", "purchase",
+                                         "--exclude-screens", "Ho*", "--leads", "on"])
+        #expect(changed.status == .exited(0))
+        let config = jsonObject(fixture.config(app.key, query))
+        #expect(try #require(config["rev"] as? Int) > before)
+        #expect((config["events"] as? [String: [String]])?["blocked"] == ["purchase"])
+        #expect((config["screens"] as? [String: [String]])?["exclude"] == ["Ho*"])
+        #expect((config["leads"] as? [String: Bool])?["enabled"] == true)
+        #expect(jsonObject(fixture.batch(Array(Self.batch(key: app.key).utf8)))["stored"] as? Bool == true)
+        // "purchase" was dropped, "app_open" kept; the "Home" view matched "Ho*".
+        #expect(try count(fixture, "ingest_events", app: app.appId) == 1)
+        #expect(try count(fixture, "ingest_screen_views", app: app.appId) == 0)
+        #expect(try fixture.admin(["ingest-settings", "--app", app.appId, "--enabled", "off"]).status == .exited(0))
+        let paused = fixture.batch(Array(Self.batch(key: app.key).utf8))
+        #expect(jsonObject(paused)["reason"] as? String == "paused")
+        #expect(jsonObject(fixture.config(app.key, query))["enabled"] as? Bool == false)
+        let refused = try fixture.admin(["ingest-settings", "--app", app.appId, "--flush-events", "0"])
+        #expect(refused.status == .exited(2) && refused.stderr.contains("--flush-events"))
+    }
+
     @Test func overTheProjectsDailyQuotaABatchIsNotStoredAndAnotherProjectIsNotCounted() throws {
         let fixture = try IngestFixture.migrated(ingestDailyBatches: 2)
         let app = try fixture.app()

@@ -1,6 +1,7 @@
 import API
 import Commands
 import Domain
+import EventStore
 import Foundation
 import HTTPServer
 import Testing
@@ -49,6 +50,25 @@ import TestSupport
         #expect(third > second)
         // Reading changes nothing.
         #expect(rev(fixture.config(app.key, Self.ios)) == third)
+    }
+
+    @Test func replayRebuildsKeysRevisionsAndSettingsEqualToTheLiveRows() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        _ = try fixture.app(platform: "android", bundleId: "com.example.other", tenant: app.tenant)
+        #expect(try fixture.admin(["ingest-settings", "--app", app.appId, "--leads", "on"]).status == .exited(0))
+        #expect(try fixture.admin(["rotate-publishable-key", "--app", app.appId]).status == .exited(0))
+        _ = fixture.apps.send(.patch, "/s2s/v1/project", key: app.tenant.key, body: #"{"name":"Moved"}"#)
+        let owner = try fixture.apps.tenants.ownerConnection()
+        func snapshot() throws -> [[String?]] {
+            try owner.query("SELECT * FROM app_ingest_configs ORDER BY app_id").rows.map(\.values)
+        }
+        let live = try snapshot()
+        #expect(live.count >= 2)
+        try owner.execute("UPDATE app_ingest_configs SET rev = 1, settings = '{}', publishable_key = NULL")
+        let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(report.tables.contains("app_ingest_configs"))
+        #expect(try snapshot() == live)
     }
 
     @Test func anUnknownMalformedOrRotatedKeyIs403KeyInTheCompactShape() throws {
