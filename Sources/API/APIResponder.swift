@@ -47,11 +47,18 @@ public struct APIResponder: Responder {
         let started = ContinuousClock.now
         let requestID = RequestID.make(incoming: request.headers["X-Request-Id"])
         let limit = bodyLimit(for: request.method, path: request.path)
+        var pattern = "unmatched"
+        if case .found(let route, let routePattern) = router.match(request.method, request.path) {
+            pattern = routePattern
+            if route.isIngest {
+                var response = IngestResponse.error(.tooLarge)
+                finish(&response, request: request, requestID: requestID, pattern: pattern, started: started)
+                return response
+            }
+        }
         var response = JSONResponse.error(APIError(
             status: 413, code: .payloadTooLarge,
             message: "the body is larger than the \(limit) bytes this endpoint accepts"))
-        var pattern = "unmatched"
-        if case .found(_, let routePattern) = router.match(request.method, request.path) { pattern = routePattern }
         finish(&response, request: request, requestID: requestID, pattern: pattern, started: started)
         return response
     }
@@ -70,6 +77,10 @@ public struct APIResponder: Responder {
                 environment.model.reads.recordWrite(by: writer)
             }
             return response
+        } catch let refusal as IngestRefusal {
+            return IngestResponse.error(refusal)
+        } catch let refusal as APIError where route.isIngest {
+            return IngestResponse.error(IngestResponse.refusal(for: refusal) ?? IngestResponse.internalError)
         } catch let refusal as APIError {
             return JSONResponse.error(refusal)
         } catch let refusal as Refusal {
@@ -80,12 +91,14 @@ public struct APIResponder: Responder {
                     "request_id": .string(requestID), "route": .string(pattern),
                     "error": .string(String(describing: error)),
                 ])
+                if route.isIngest { return IngestResponse.error(.unavailable()) }
                 return JSONResponse.error(APIError(outage))
             }
             environment.logger.error("unhandled error", [
                 "request_id": .string(requestID), "route": .string(pattern),
                 "error": .string(String(describing: error)),
             ])
+            if route.isIngest { return IngestResponse.error(IngestResponse.internalError) }
             return JSONResponse.error(APIError(
                 status: 500, code: .internalError, message: "internal error (request id \(requestID))"))
         }

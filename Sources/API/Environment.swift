@@ -57,6 +57,10 @@ public struct Environment: Sendable {
     public let forwardedTimestampWindow: ForwardedTimestampWindow
     /// How store notifications are checked: Apple's trust roots, Google's keys.
     public let storeChecks: StoreChecks
+    /// The budget of each client IP on `GET /v1/m/config/{pk}`.
+    public let ingestConfigLimit: RateLimit
+    /// Stored app-ingest batches per project and UTC day (`INGEST_DAILY_BATCHES`); more are `stored:false, quota`.
+    public let ingestDailyBatches: Int
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
     /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
@@ -114,6 +118,14 @@ public struct Environment: Sendable {
     public static let defaultSurfaceLimit = RateLimit(
         name: "surface", perSecond: 30, burst: 30, onFailure: .openWithCap(perProcessPerSecond: 300))
 
+    /// 60 config fetches per minute per client IP (an SDK fetches once per start and caches 5 minutes); without
+    /// Redis, 503 `unavailable` (fail closed, like every public limit).
+    public static let defaultIngestConfigLimit = RateLimit.perWindow(
+        name: "ingest-config", count: 60, seconds: 60, onFailure: .closed)
+
+    /// A million stored batches per project and day.
+    public static let defaultIngestDailyBatches = 1_000_000
+
     /// 100 requests per second per key, bursts of 200; without Redis, 200 per second per process.
     public static let defaultS2SLimit = RateLimit(
         name: "s2s", perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 200))
@@ -136,8 +148,12 @@ public struct Environment: Sendable {
         affiliateLinkLimit: RateLimit = Environment.defaultAffiliateLinkLimit,
         bindLimit: RateLimit = Environment.defaultBindLimit,
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
-        forwardedTimestampWindow: ForwardedTimestampWindow = .standard
+        forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
+        ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit,
+        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches
     ) {
+        self.ingestConfigLimit = ingestConfigLimit
+        self.ingestDailyBatches = ingestDailyBatches
         self.model = model
         self.redis = redis
         self.metrics = metrics

@@ -67,6 +67,9 @@ enum Handlers {
         case .handoffReport: return try HandoffReportHandler.report(request, context, environment)
         case .createDashboardLink: return try DashboardHandler.createLink(request, context, environment)
         case .dashboard(let token): return try DashboardHandler.page(request, environment, token: token)
+        case .ingestConfig(let publishableKey):
+            return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
+        case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
         }
     }
 }

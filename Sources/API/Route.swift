@@ -101,6 +101,11 @@ public enum Route: Sendable, Equatable {
     case createDashboardLink
     /// `GET /dashboard/{token}`: the read-only handoff dashboard (HTML) a dashboard link opens.
     case dashboard(token: String)
+    /// `GET /v1/m/config/{pk}?plat=&bid=&sdk=`: the AppConfig of the app whose publishable key is `pk` (compact
+    /// errors, docs/app-ingest.md).
+    case ingestConfig(publishableKey: String)
+    /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
+    case ingestBatch
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -163,6 +168,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/reports/handoff") { _ in .handoffReport },
         Endpoint(.post, "/s2s/v1/dashboard-links") { _ in .createDashboardLink },
         Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
+        Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
+        Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
     ]
 
     /// The routing table, from `endpoints`.
@@ -192,7 +199,7 @@ public enum Route: Sendable, Equatable {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .project, .paywallBuyer, .user, .userEntitlements,
              .publicEntitlements, .events, .postPaymentPage, .resolveCode, .apps, .app, .removeDestination,
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
-             .auditHeads, .auditKeys, .paymentReport: return 0
+             .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
@@ -210,6 +217,8 @@ public enum Route: Sendable, Equatable {
         case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)
         // What the App Store's own URL takes: the forwarded body is the same notification.
         case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
+        // 64 KiB on the wire; `IngestBatchHandler` caps the inflated body at the same.
+        case .ingestBatch: return 65536
         }
     }
 
@@ -218,7 +227,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .affiliateLink, .bind, .forwardedNotification:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
@@ -229,6 +238,15 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .dashboard:
             return .open
+        }
+    }
+
+    /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape
+    /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
+    var isIngest: Bool {
+        switch self {
+        case .ingestConfig, .ingestBatch: return true
+        default: return false
         }
     }
 

@@ -31,6 +31,8 @@ public struct WriteModel: Sendable {
     public let reads: ReadRouting
     /// Buyer and payment timelines with their verdicts (diagnostics; read the log, no secrets needed).
     public let timelines: BuyerTimelines
+    /// App ingest (`/v1/m/*`): publishable keys and AppConfig.
+    public let ingest: IngestModel
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
     /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
@@ -49,6 +51,7 @@ public struct WriteModel: Sendable {
         self.affiliates = AffiliateModel(log: log)
         self.audit = AuditTrail(log: log)
         self.timelines = BuyerTimelines(log: log)
+        self.ingest = IngestModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKeys: $0.masterKeys, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKeys: $0.masterKeys) }

@@ -11,6 +11,10 @@ extension AdminCommand {
         usage: handoff admin app create --project P --platform ios|android --bundle-id B [app settings]
                handoff admin app update --app ID [--bundle-id B] [app settings]
                handoff admin app rotate-token --app ID
+               handoff admin app rotate-publishable-key --app ID
+               handoff admin app ingest-settings --app ID [--enabled on|off] [--identify on|off] [--leads on|off]
+                   [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
+                   [--flush-interval-ms N] [--flush-events N]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID
@@ -24,6 +28,8 @@ extension AdminCommand {
         case create(ProjectID, AppDraft)
         case update(AppID, AppChange)
         case rotateToken(AppID)
+        case rotatePublishableKey(AppID)
+        case ingestSettings(AppID, [String: String])
         case show(AppID)
         case addDestination(AppID, DestinationScheme, AppForwardURL, secret: String?)
         case removeDestination(AppID, DestinationID)
@@ -46,7 +52,8 @@ extension AdminCommand {
             let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
             let model = AppModel(log: log, masterKeys: masterKeys, forwardAddresses: ForwardAddresses(
                 allowed: configuration.forwardAllowedNetworks))
-            print(try performApp(command, model: model, publicBaseURL: configuration.publicBaseURL))
+            print(try performApp(command, model: model, ingest: IngestModel(log: log),
+                                 publicBaseURL: configuration.publicBaseURL))
             return 0
         } catch let error as UsageError {
             Subcommands.printError("handoff admin \(words): \(error.message)\n\(appUsage)")
@@ -123,6 +130,17 @@ extension AdminCommand {
             return .update(app, change)
         case "rotate-token":
             return .rotateToken(try appID(try Flags(rest, allowed: ["--app"])))
+        case "ingest-settings":
+            let flags = try Flags(rest, allowed: ["--app"] + IngestSettingsChange.names.map { "--" + $0 })
+            var changes: [String: String] = [:]
+            for name in IngestSettingsChange.names { changes[name] = flags.values["--" + name] }
+            guard !changes.isEmpty else { throw UsageError(message: "give at least one setting to change") }
+            if case .failure(let refusal) = IngestSettingsChange.apply(changes, to: .defaults) {
+                throw UsageError(message: refusal.message)
+            }
+            return .ingestSettings(try appID(flags), changes)
+        case "rotate-publishable-key":
+            return .rotatePublishableKey(try appID(try Flags(rest, allowed: ["--app"])))
         case "show":
             return .show(try appID(try Flags(rest, allowed: ["--app"])))
         default:
@@ -130,7 +148,9 @@ extension AdminCommand {
         }
     }
 
-    static func performApp(_ command: AppCommand, model: AppModel, publicBaseURL: String) throws -> String {
+    static func performApp(_ command: AppCommand, model: AppModel, ingest: IngestModel, publicBaseURL: String) throws
+        -> String
+    {
         let metadata = EventMetadata(actor: .admin("cli"))
         func scope(_ app: AppID) -> AppCommandScope { AppCommandScope(app: app, org: nil, project: nil) }
         switch command {
@@ -144,6 +164,11 @@ extension AdminCommand {
             let rotated = try model.rotateStoreToken.run(scope(app), metadata: metadata)
             return try encode(TokenAnswer(appId: rotated.app.appId, storeToken: rotated.storeToken.text,
                                           storeUrls: StoreURLs(base: publicBaseURL, token: rotated.storeToken)))
+        case .ingestSettings(let app, let changes):
+            let settings = try ingest.changeSettings.run(scope(app), changes: changes, metadata: metadata)
+            return try encode(IngestSettingsAnswer(appId: app.description, settings: settings))
+        case .rotatePublishableKey(let app):
+            return try encode(try ingest.rotatePublishableKey.run(scope(app), metadata: metadata))
         case .show(let app):
             // The admin CLI names the app only: read its org first, as the commands do.
             guard let found = try model.lookup.appOfAnyOrg(app) else {
@@ -158,6 +183,12 @@ extension AdminCommand {
             try model.removeDestination.run(scope(app), destination: destination, metadata: metadata)
             return #"{"appId":"\#(app)","destinationId":"\#(destination)","removed":true}"#
         }
+    }
+
+    /// `{"appId","settings"}`: the answer of `app ingest-settings` (the settings the AppConfig is built from).
+    struct IngestSettingsAnswer: Encodable {
+        var appId: String
+        var settings: IngestSettings
     }
 
     /// `{"appId","storeToken","storeUrls"}`: the answer of `app create` and `app rotate-token`.

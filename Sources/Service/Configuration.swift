@@ -64,6 +64,10 @@ public struct Configuration: Sendable {
     public var auditSigningKey: Secret?
     /// `CHECKPOINT_INTERVAL_SECONDS`: the `checkpoint` role signs an org's head at most once per this many seconds.
     public var checkpointIntervalSeconds: Int
+    /// `INGEST_RETENTION_DAYS`: the `ingest-retention` role drops app-ingest partitions of days older than this.
+    public var ingestRetentionDays: Int
+    /// `INGEST_DAILY_BATCHES`: stored app-ingest batches per project and UTC day.
+    public var ingestDailyBatches: Int
     /// `APPLE_ROOT_CERTIFICATES`: the roots App Store signatures must chain to; Apple Root CA - G3 when unset.
     public var appleTrustRoots: AppleTrustRoots
     /// `RESOLVE_FAILED_LOOKUPS_PER_MINUTE`: failed code lookups the whole deployment may have per minute before IPs
@@ -153,6 +157,8 @@ public struct Configuration: Sendable {
         ("HANDOFF_AUDIT_SIGNING_KEY", "(none)",
          "base64url of a 32-byte Ed25519 seed: the audit key that signs chain heads (checkpoint role)"),
         ("CHECKPOINT_INTERVAL_SECONDS", "60", "the checkpoint role signs an org's head at most this often (1–86400)"),
+        ("INGEST_RETENTION_DAYS", "400", "the ingest-retention role drops app-ingest days older than this (1–3650)"),
+        ("INGEST_DAILY_BATCHES", "1000000", "stored app-ingest batches per project and UTC day (1–1000000000)"),
         ("APPLE_ROOT_CERTIFICATES", "(Apple Root CA - G3, built in)",
          "comma-separated PEM/DER files: the roots App Store signatures must chain to"),
         ("RESOLVE_FAILED_LOOKUPS_PER_MINUTE", "300",
@@ -215,6 +221,9 @@ public struct Configuration: Sendable {
         auditSigningKey = try reader.base64URLSecret("HANDOFF_AUDIT_SIGNING_KEY", byteCount: 32...32)
             .map(Secret.init(bytes:))
         checkpointIntervalSeconds = try reader.integer("CHECKPOINT_INTERVAL_SECONDS", default: 60, in: 1...86_400)
+        ingestRetentionDays = try reader.integer("INGEST_RETENTION_DAYS", default: IngestRowStore.defaultRetentionDays,
+                                                 in: 1...3650)
+        ingestDailyBatches = try reader.integer("INGEST_DAILY_BATCHES", default: 1_000_000, in: 1...1_000_000_000)
         appleTrustRoots = try reader.appleTrustRoots("APPLE_ROOT_CERTIFICATES")
         resolveFailedLookupsPerMinute = try reader.integer(
             "RESOLVE_FAILED_LOOKUPS_PER_MINUTE", default: 300, in: 1...1_000_000)

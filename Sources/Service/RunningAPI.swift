@@ -84,7 +84,9 @@ public final class RunningAPI: Sendable {
             affiliateLinkLimit: Environment.defaultAffiliateLinkLimit.scaled(by: factor),
             bindLimit: Environment.defaultBindLimit.scaled(by: factor),
             surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
-            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours))
+            forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours),
+            ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor),
+            ingestDailyBatches: configuration.ingestDailyBatches)
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

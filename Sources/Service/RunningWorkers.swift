@@ -12,12 +12,13 @@ import Workers
 /// asked for, each on threads of its own. `stop()` lets every job in progress finish, then closes the pools.
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
-/// pending), `checkpoint` (signs chain heads, docs/audit.md), and one per queue whose jobs it runs: `mail` (recovery
+/// pending), `checkpoint` (signs chain heads, docs/audit.md), `ingest-retention` (app-ingest partitions,
+/// docs/app-ingest.md), and one per queue whose jobs it runs: `mail` (recovery
 /// mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
 /// read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// The roles that are loops of their own rather than consumers of a queue.
-    public static let loops = ["dispatcher", "relay", "sweeper", "checkpoint"]
+    public static let loops = ["dispatcher", "relay", "sweeper", "checkpoint", "ingest-retention"]
     /// Every role, in the order they start.
     public static let roles = loops + [RecoveryMailJob.queue, StoreForwardJob.queue, GooglePlayJob.queue,
                                        ProbeJob.queue]
@@ -88,6 +89,16 @@ public final class RunningWorkers: Sendable {
             let sweeper = JobSweeper(pool: postgres, redis: redis, registry: registry, checkAfter: visibility)
             tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
                                        onError: onError("sweeper")) { try sweeper.sweep() > 0 })
+        }
+        if roles.contains("ingest-retention") {
+            // Hourly and at start: makes the next days' partitions and drops those past the retention (idempotent).
+            let ingest = IngestRowStore(pool: postgres)
+            let days = configuration.ingestRetentionDays
+            tasks.append(RepeatingTask(name: "ingest-retention", idleInterval: 3600,
+                                       onError: onError("ingest-retention")) {
+                try ingest.applyRetention(now: Date(), retentionDays: days)
+                return false
+            })
         }
         if roles.contains("checkpoint") {
             if let seed = configuration.auditSigningKey, let signer = ChainHeadSigner(seed: seed.bytes) {

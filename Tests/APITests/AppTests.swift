@@ -24,6 +24,8 @@ import TestSupport
         let appId = try #require(created["appId"] as? String)
         let token = try #require(created["storeToken"] as? String)
         #expect(StoreToken.parse(token) != nil)
+        let publishableKey = try #require(created["publishableKey"] as? String)
+        #expect(PublishableKey.parse(publishableKey) != nil)
         let destinations = try #require(created["destinations"] as? [[String: Any]])
         let forwardId = try #require(destinations.first?["destinationId"] as? String)
         let set = #"{"set":true}"#
@@ -31,7 +33,8 @@ import TestSupport
             #""destinations":[{"destinationId":"\#(forwardId)","isDefault":true,"scheme":"x3","secret":null,"# +
             #""url":"https://api.example.com/store"}],"forwardUrl":"https://api.example.com/store","# +
             #""googlePushAudience":\#(set),"googlePushServiceAccount":\#(set),"googleServiceAccountKey":\#(set),"# +
-            #""platform":"ios","projectId":"\#(tenant.project)","revenuecatSecret":\#(set)"#
+            #""platform":"ios","projectId":"\#(tenant.project)","publishableKey":"\#(publishableKey)","# +
+            #""revenuecatSecret":\#(set)"#
         let base = "https://handoff.example.com/v1/m/store/"
         let response = fixture.send(.get, "/s2s/v1/apps/\(appId)", key: tenant.key)
         #expect(response.status == 200)

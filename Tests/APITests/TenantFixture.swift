@@ -34,7 +34,9 @@ struct TenantFixture {
                    storeLimit: RateLimit = TestIdentity.uniqueLimit(count: 30),
                    storeChecks: StoreChecks = StoreChecks(),
                    affiliateLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
-                   bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10))
+                   bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
+                   ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
+                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches)
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -46,7 +48,8 @@ struct TenantFixture {
             s2sLimit: s2sLimit, authFailureLimit: authFailureLimit, paywallBuyerLimit: paywallBuyerLimit,
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
-            appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit)
+            appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
+            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches)
         return APIResponder(environment: environment)
     }
 

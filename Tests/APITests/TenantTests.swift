@@ -259,7 +259,8 @@ import TestSupport
                                  "payments", "handoff_codes", "fingerprints", "apps", "app_store_tokens",
                                  "app_destinations", "app_account_tokens", "store_notifications",
                                  "store_deliveries", "surfaces", "affiliate_campaigns", "affiliates",
-                                 "affiliate_clicks", "affiliate_referrals", "commissions", "org_auditors"])
+                                 "affiliate_clicks", "affiliate_referrals", "commissions", "org_auditors",
+                                 "app_ingest_configs"])
         #expect(try snapshot() == live)
     }
 }

@@ -25,6 +25,17 @@ import TestSupport
                                                   "bound_at", "window_ends_at"]),
         "affiliates": Grants(table: ["SELECT", "INSERT"]),
         "app_account_tokens": Grants(table: ["SELECT", "INSERT"]),
+        // App ingest (0028): the projection moves an app's publishable key and AppConfig revision.
+        "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "settings",
+                                                                                   "updated_at"]),
+        // App ingest rows (0029), partitioned by day: sessions and screen views move, events are only inserted.
+        "ingest_sessions": Grants(table: ["SELECT", "INSERT"],
+                                  updatable: ["last_seen_at", "batches", "sdk", "sdk_version", "os_version",
+                                              "app_version", "consent"]),
+        "ingest_events": Grants(table: ["SELECT", "INSERT"]),
+        "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
+                                      updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
+                                                  "taps", "itaps", "received_at"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
@@ -70,10 +81,11 @@ import TestSupport
     /// 0022, 0023, 0024).
     static let definerFunctions: Set<String> = [
         "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
-        "handoff_code_org", "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
+        "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
+        "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

@@ -100,6 +100,29 @@ import TestSupport
             INSERT INTO app_account_tokens (org_id, guid, project_id, app_account_token, created_at)
             VALUES ($1::uuid, gen_random_uuid()::text, gen_random_uuid(), gen_random_uuid(), now())
             """),
+        Table(name: "app_ingest_configs", insert: """
+            INSERT INTO app_ingest_configs (app_id, org_id, project_id, publishable_key, rev, updated_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(),
+                    'pk_3x_' || substr(md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text), 1, 32), 1, now())
+            """),
+        Table(name: "ingest_sessions", insert: """
+            INSERT INTO ingest_sessions (day, org_id, project_id, app_id, install_hash, session_id, started_at,
+                                         last_seen_at, batches, consent)
+            VALUES (current_date, $1::uuid, gen_random_uuid(), gen_random_uuid(), repeat('a', 64),
+                    gen_random_uuid()::text, now(), now(), 1, 'gggg')
+            """),
+        Table(name: "ingest_events", insert: """
+            INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at,
+                                       received_at)
+            VALUES (current_date, $1::uuid, gen_random_uuid(), repeat('a', 64), gen_random_uuid()::text, 1, 'open',
+                    now(), now())
+            """),
+        Table(name: "ingest_screen_views", insert: """
+            INSERT INTO ingest_screen_views (day, org_id, app_id, install_hash, session_id, view_id, seq, started_at,
+                                             received_at)
+            VALUES (current_date, $1::uuid, gen_random_uuid(), repeat('a', 64), gen_random_uuid()::text, 'v1', 1,
+                    now(), now())
+            """),
         Table(name: "affiliate_campaigns", insert: """
             INSERT INTO affiliate_campaigns (campaign_id, org_id, project_id, name, commission, window_days, hold_days,
                                              created_at)

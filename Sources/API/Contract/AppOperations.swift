@@ -16,6 +16,8 @@ enum AppOperations {
         .required("appId", ContractSchemas.uuid), .required("projectId", ContractSchemas.uuid),
         .required("platform", ContractFields.appPlatform), .required("bundleId", JSONSchema.string()),
         .required("appAppleId", JSONSchema.integer(minimum: 1).nullable()),
+        .required("publishableKey", JSONSchema.string(pattern: PublishableKey.pattern).nullable()
+            .described("the key the app's SDK sends on /v1/m/* (public by design)")),
         .required("forwardUrl", JSONSchema.string().nullable()
             .described("the default x3 destination's URL")),
         .required("destinations", .array(destination)),
@@ -81,7 +83,7 @@ enum AppOperations {
         ]),
         responses: [
             .json(201, "the app, with its store token and store URLs", appWithToken,
-                  links: appLinks() + StoreOperations.links + SurfaceOperations.links),
+                  links: appLinks() + StoreOperations.links + SurfaceOperations.links + IngestOperations.links),
             .error(400, "a field is refused; the message names it", codes: settingCodes + [.platformFormat]),
         ])
 
@@ -103,7 +105,7 @@ enum AppOperations {
         id: "getApp", summary: "An app of the key's project; secrets as {\"set\":true}", tag: "server-to-server",
         parameters: [.path("appId", ContractFields.appId)],
         responses: [
-            .json(200, "the app", app, links: Array(appLinks().dropFirst())),
+            .json(200, "the app", app, links: Array(appLinks().dropFirst()) + IngestOperations.links),
             .error(400, "VALIDATION_APP_ID_FORMAT", codes: appIdCodes),
             notFound,
         ])

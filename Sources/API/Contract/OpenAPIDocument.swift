@@ -47,6 +47,8 @@ enum OpenAPIDocument {
             + "rather than unlimited while Redis is down."),
         tag("stores", "For App Store, Google Play and RevenueCat: each app's store URLs, keyed by its store token; "
             + "rate-limited per token."),
+        tag("app-ingest", "For the mobile SDKs: /v1/m/* with the app's publishable key (pk_3x_…); errors are compact, "
+            + "{\"ok\":false,\"code\",\"detail\"?,\"retryAfter\"?}, never the shape above."),
         tag("operations", "Health and readiness, for load balancers."),
         tag("documentation", "This document, as JSON and rendered."),
     ])

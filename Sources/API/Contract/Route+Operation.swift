@@ -51,6 +51,8 @@ extension Route {
         case .handoffReport: return DiagnosticsOperations.handoffReport
         case .createDashboardLink: return DiagnosticsOperations.createDashboardLink
         case .dashboard: return DiagnosticsOperations.dashboard
+        case .ingestConfig: return IngestOperations.config
+        case .ingestBatch: return IngestOperations.batch
         }
     }
 }

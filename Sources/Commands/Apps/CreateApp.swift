@@ -5,8 +5,9 @@ import Foundation
 import Postgres
 
 /// Creates an app in a project (`POST /s2s/v1/apps`, `handoff admin app create`): `AppCreated` with its first store
-/// token, and `AppDestinationAdded` (the default `x3` destination) when a forward URL is given; refuses 404 for a
-/// project that does not exist (in the caller's org) (`AppCreation.decide`).
+/// token, `AppPublishableKeyIssued` with its publishable key, and `AppDestinationAdded` (the default `x3`
+/// destination) when a forward URL is given; refuses 404 for a project that does not exist (in the caller's org)
+/// (`AppCreation.decide`).
 public struct CreateApp: Sendable {
     /// The new app and its store token (shown once; only its hash and sealed text are kept).
     public struct Created: Sendable {
@@ -31,6 +32,7 @@ public struct CreateApp: Sendable {
         if let url = draft.forwardUrl { try addresses.check(url, field: "forwardUrl") }
         let app = AppID(randomBytes: SecureRandom.bytes(16))
         let forward = DestinationID(randomBytes: SecureRandom.bytes(16))
+        let publishableKey = PublishableKey(randomBytes: SecureRandom.bytes(PublishableKey.randomByteCount))
         let scope: OrgScope = org.map { .org($0.uuid) } ?? .orgOf(.project, .text(project.description))
         return try log.transact(in: scope) { transaction in
             let connection = transaction.connection
@@ -41,7 +43,8 @@ public struct CreateApp: Sendable {
             let token = try sealer.newStoreToken(app: app, org: orgId, on: connection)
             let facts = AppFacts(appId: app, projectId: project, platform: draft.platform, bundleId: draft.bundleId,
                                  appAppleId: draft.appAppleId, secrets: secrets)
-            var events = [try NewEvent(AppCreated(facts, storeTokenHash: token.hash, storeToken: token.sealed))]
+            var events = [try NewEvent(AppCreated(facts, storeTokenHash: token.hash, storeToken: token.sealed)),
+                          try NewEvent(AppPublishableKeyIssued(appId: app, projectId: project, key: publishableKey))]
             var destinations: [AppState.Destination] = []
             if let url = draft.forwardUrl {
                 events.append(try NewEvent(AppDestinationAdded(appId: app, destinationId: forward, scheme: .x3,
@@ -50,7 +53,8 @@ public struct CreateApp: Sendable {
             }
             try transaction.append(org: orgId.uuid, stream: AppStreams.app(app), expectedVersion: .noStream,
                                    events: events, metadata: metadata)
-            let state = AppState(facts: facts, storeTokenHash: token.hash, destinations: destinations)
+            let state = AppState(facts: facts, storeTokenHash: token.hash, destinations: destinations,
+                                 publishableKey: publishableKey.text)
             return Created(app: AppLookup.App(state: state, orgId: orgId), storeToken: token.token)
         }
     }

@@ -8,5 +8,6 @@ public enum ProjectionRegistry {
         StoreProjection(), DeliveryProjection(),
         SurfaceProjection(), AffiliateProjection(), CommissionProjection(),
         AuditorProjection(), ErasureProjection(),
+        IngestProjection(),
     ]
 }

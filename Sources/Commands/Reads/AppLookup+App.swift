@@ -44,7 +44,8 @@ extension AppLookup {
             }
         }
 
-        /// `{"appId","projectId","platform","bundleId","appAppleId","forwardUrl", each secret, "destinations"}`, every
+        /// `{"appId","projectId","platform","bundleId","appAppleId","publishableKey","forwardUrl", each secret,
+        /// "destinations"}`, every
         /// key written (unset ones as null).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
@@ -54,6 +55,7 @@ extension AppLookup {
             try container.encode(facts.platform, forKey: Key("platform"))
             try container.encode(facts.bundleId, forKey: Key("bundleId"))
             try container.encode(facts.appAppleId, forKey: Key("appAppleId"))
+            try container.encode(state.publishableKey, forKey: Key("publishableKey"))
             try container.encode(state.forwardDestination?.url, forKey: Key("forwardUrl"))
             for kind in AppSecretKind.allCases {
                 try container.encode(facts.secrets[kind] == nil ? nil : SetMarker(), forKey: Key(kind.rawValue))

@@ -71,7 +71,8 @@ public struct AppLookup: Sendable {
                 a.bundle_id, a.app_apple_id::text AS app_apple_id, a.revenuecat_secret, a.google_push_audience,
                 a.google_push_service_account, a.google_service_account_key,
                 (SELECT t.token_hash FROM app_store_tokens t WHERE t.app_id = a.app_id AND t.retired_at IS NULL)
-                    AS token_hash
+                    AS token_hash,
+                (SELECT k.publishable_key FROM app_ingest_configs k WHERE k.app_id = a.app_id) AS publishable_key
             FROM apps a WHERE \(condition) ORDER BY a.created_at, a.app_id
             \(forUpdate ? "FOR UPDATE OF a" : "")
             """, parameters).rows
@@ -112,7 +113,8 @@ public struct AppLookup: Sendable {
             let facts = AppFacts(appId: app, projectId: projectId, platform: platform,
                                  bundleId: try row.string("bundle_id"), appAppleId: appAppleId, secrets: secrets)
             return (AppState(facts: facts, storeTokenHash: try row.string("token_hash"),
-                             destinations: destinations[appText] ?? []), orgId)
+                             destinations: destinations[appText] ?? [], publishableKey: row["publishable_key"]),
+                    orgId)
         }
     }
 

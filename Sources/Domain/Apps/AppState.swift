@@ -25,11 +25,15 @@ public struct AppState: Sendable, Equatable {
     public var storeTokenHash: String
     /// The destinations not removed, oldest first.
     public var destinations: [Destination]
+    /// The live publishable key (`pk_3x_…`, public by design); nil for an app created before keys existed and never
+    /// given one since.
+    public var publishableKey: String?
 
-    public init(facts: AppFacts, storeTokenHash: String, destinations: [Destination]) {
+    public init(facts: AppFacts, storeTokenHash: String, destinations: [Destination], publishableKey: String? = nil) {
         self.facts = facts
         self.storeTokenHash = storeTokenHash
         self.destinations = destinations
+        self.publishableKey = publishableKey
     }
 
     /// The app's platform (`ios` when the stored text is not one, which the table's CHECK rules out).

@@ -97,6 +97,7 @@ enum RequestTargetFuzz {
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
         case .affiliateLink(let refCode): [("refCode", refCode)]
         case .affiliateStatement(let affiliateId): [("affiliateId", affiliateId)]
+        case .ingestConfig(let publishableKey): [("pk", publishableKey)]
         default: []
         }
     }

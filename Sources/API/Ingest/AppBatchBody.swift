@@ -1,0 +1,169 @@
+import Domain
+import Foundation
+
+/// An AppBatch v1 body (`POST /v1/m/batch`) read member by member, so each refusal is a 400 `invalid` whose detail
+/// names the failing part (`ev[3].n`, `scr`), never a value. Times (`at`, `t`, `t0`, `t1`) are Unix milliseconds of
+/// the device clock.
+struct AppBatchBody {
+    struct Screen {
+        var id: String
+        var seq: Int
+        var t0: Int
+        var t1: Int?
+        var nav: String?
+        var path: String?
+        var eng: Int?
+        var taps: Int?
+        var itaps: Int?
+    }
+
+    struct Event {
+        var session: String
+        var n: Int
+        var t: Int
+        var name: String
+        /// `p` as compact JSON text.
+        var props: String?
+    }
+
+    var key: String
+    var platform: String?
+    var bundleId: String?
+    var appVersion: String?
+    var osVersion: String?
+    var install: String
+    var session: String
+    var sequence: Int
+    var sentAt: Int
+    var consentMode: String?
+    var consentStates: String?
+    var screens: [Screen]
+    var events: [Event]
+
+    /// Most screen views in one batch.
+    static let maxScreens = 20
+    /// Most events in one batch.
+    static let maxEvents = 500
+    /// Longest id (`inst`, `sid`, `ev[].s`, `scr[].id`).
+    static let maxIdLength = 64
+
+    static func parse(_ bytes: [UInt8]) throws -> AppBatchBody {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            throw IngestRefusal.invalid("body is not a JSON object")
+        }
+        let top = Members(object, path: "")
+        guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
+        let app = try top.object("app")
+        let scr = try top.optionalArray("scr")
+        if let scr, !(1...maxScreens).contains(scr.count) {
+            throw IngestRefusal.invalid("scr must hold 1 to \(maxScreens) screen views")
+        }
+        let ev = try top.optionalArray("ev") ?? []
+        guard ev.count <= maxEvents else { throw IngestRefusal.invalid("ev holds more than \(maxEvents) events") }
+        if let dp = try top.optionalString("dp", max: 64), !isHex64(dp) {
+            throw IngestRefusal.invalid("dp must be 64 lowercase hex digits")
+        }
+        if let id = object["id"] {
+            guard let members = id as? [String: Any] else { throw IngestRefusal.invalid("id must be an object") }
+            for name in ["xid", "em", "emg", "lid"] {
+                guard let value = members[name], !(value is NSNull) else { continue }
+                guard let text = value as? String, isHex64(text) else {
+                    throw IngestRefusal.invalid("id.\(name) must be a SHA-256 in lowercase hex")
+                }
+            }
+        }
+        return AppBatchBody(
+            key: try top.string("k", max: PublishableKey.length),
+            platform: try app.optionalString("plat", max: 16), bundleId: try app.optionalString("bid", max: 255),
+            appVersion: try app.optionalString("av", max: 64), osVersion: try app.optionalString("osv", max: 32),
+            install: try top.string("inst", max: maxIdLength), session: try top.string("sid", max: maxIdLength),
+            sequence: try top.int("n"), sentAt: try top.int("at"),
+            consentMode: try top.optionalString("cm", max: 16), consentStates: try top.optionalString("cs", max: 16),
+            screens: try (scr ?? []).enumerated().map { index, value in
+                let screen = try Members.element(value, path: "scr[\(index)]")
+                return Screen(id: try screen.string("id", max: maxIdLength), seq: try screen.int("seq"),
+                              t0: try screen.int("t0"), t1: try screen.optionalInt("t1"),
+                              nav: try screen.optionalString("nav", max: 32),
+                              path: try screen.optionalString("path", max: 256),
+                              eng: try screen.optionalInt("eng"), taps: try screen.optionalInt("taps"),
+                              itaps: try screen.optionalInt("itaps"))
+            },
+            events: try ev.enumerated().map { index, value in
+                let event = try Members.element(value, path: "ev[\(index)]")
+                var props: String?
+                if let p = event.values["p"], !(p is NSNull) {
+                    guard p is [String: Any], let data = try? JSONSerialization.data(withJSONObject: p) else {
+                        throw IngestRefusal.invalid("ev[\(index)].p must be an object")
+                    }
+                    props = String(decoding: data, as: UTF8.self)
+                    // Postgres' jsonb holds no NUL character.
+                    guard props?.contains("\\u0000") == false else {
+                        throw IngestRefusal.invalid("ev[\(index)].p must not hold a NUL character")
+                    }
+                }
+                return Event(session: try event.string("s", max: maxIdLength), n: try event.int("n"),
+                             t: try event.int("t"), name: try event.string("e", max: 128), props: props)
+            })
+    }
+
+    private static func isHex64(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// One JSON object's members, read with the path its refusals name.
+    struct Members {
+        let values: [String: Any]
+        let path: String
+
+        init(_ values: [String: Any], path: String) {
+            self.values = values
+            self.path = path
+        }
+
+        static func element(_ value: Any, path: String) throws -> Members {
+            guard let object = value as? [String: Any] else { throw IngestRefusal.invalid("\(path) must be an object") }
+            return Members(object, path: path)
+        }
+
+        private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+        func object(_ key: String) throws -> Members {
+            guard let value = values[key] else { throw IngestRefusal.invalid("\(name(key)) is required") }
+            return try Members.element(value, path: name(key))
+        }
+
+        func optionalArray(_ key: String) throws -> [Any]? {
+            guard let value = values[key], !(value is NSNull) else { return nil }
+            guard let array = value as? [Any] else { throw IngestRefusal.invalid("\(name(key)) must be an array") }
+            return array
+        }
+
+        func string(_ key: String, max: Int) throws -> String {
+            guard let text = try optionalString(key, max: max) else {
+                throw IngestRefusal.invalid("\(name(key)) is required")
+            }
+            return text
+        }
+
+        func optionalString(_ key: String, max: Int) throws -> String? {
+            guard let value = values[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String, !text.isEmpty, text.utf8.count <= max,
+                  !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else { throw IngestRefusal.invalid("\(name(key)) must be 1 to \(max) bytes of text") }
+            return text
+        }
+
+        func int(_ key: String) throws -> Int {
+            guard let number = try optionalInt(key) else { throw IngestRefusal.invalid("\(name(key)) is required") }
+            return number
+        }
+
+        func optionalInt(_ key: String) throws -> Int? {
+            guard let value = values[key], !(value is NSNull) else { return nil }
+            guard let number = value as? NSNumber, let exact = Int(exactly: number.doubleValue), exact >= 0,
+                  exact <= 9_007_199_254_740_991
+            else { throw IngestRefusal.invalid("\(name(key)) must be a whole number ≥ 0") }
+            return exact
+        }
+    }
+}

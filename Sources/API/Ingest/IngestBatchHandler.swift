@@ -1,0 +1,92 @@
+import Commands
+import Crypto
+import Domain
+import Foundation
+import HTTPServer
+
+/// `POST /v1/m/batch`: an AppBatch v1 (≤ 64 KiB, also once inflated) of the app whose publishable key is `k`
+/// (docs/app-ingest.md "Batches").
+///
+/// In order: the body (gzip inflated under the cap; 413 `too_large`, 400 `invalid` naming the part), the key (403
+/// `key`), `app.plat`/`app.bid` (403 `app_mismatch`), consent (`cm`, `cs`: 400 `invalid`), the batch's age (400 past 7
+/// days), then the admission rule (`BatchAdmission`): `200 {"ok":true,"stored":false,"rev":N,"reason":…}` for a
+/// paused app, a bot or consent without analytics, else the rows are written and `{"ok":true,"stored":true,"rev":N}`.
+enum IngestBatchHandler {
+    /// Bytes a batch may have once inflated.
+    static let inflatedLimit = 64 * 1024
+
+    static func receive(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        let body = try AppBatchBody.parse(IngestBody.bytes(request, limit: inflatedLimit))
+        guard let app = try environment.model.ingest.lookup.app(publishableKey: body.key) else {
+            throw IngestRefusal.key
+        }
+        if case .failure(let refusal) = IngestAppBinding.check(
+            platform: body.platform, bundleId: body.bundleId, app: app.platform, appBundleId: app.bundleId,
+            platField: "app.plat", bidField: "app.bid")
+        {
+            throw refusal
+        }
+        let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
+        let now = environment.clock()
+        let offset = BatchAdmission.clockOffset(serverNow: now, sentAt: date(body.sentAt))
+        let times = [body.sentAt] + body.events.map(\.t) + body.screens.flatMap { [$0.t0] + ($0.t1.map { [$0] } ?? []) }
+        try BatchAdmission.checkAge(earliestDeviceTime: date(times.min() ?? body.sentAt),
+                                    latestDeviceTime: date(times.max() ?? body.sentAt), offset: offset,
+                                    serverNow: now).get()
+        let agent = SDKUserAgent.parse(request.headers["User-Agent"])
+        let quota = IngestQuota(dailyBatches: environment.ingestDailyBatches)
+        if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
+                                              quotaLeft: { quota.take(project: app.projectId, now: now,
+                                                                      redis: environment.redis) }) {
+            return try answer(stored: false, rev: app.rev, reason: reason.rawValue)
+        }
+        guard let pepper = environment.model.identity?.secrets.lookupPepper else {
+            throw IngestRefusal.unavailable(retryAfter: 60)
+        }
+        let rows = self.rows(body, app: app, agent: agent, consent: consent, offset: offset, pepper: pepper)
+        try environment.model.ingest.rows.write(rows)
+        return try answer(stored: true, rev: app.rev, reason: nil)
+    }
+
+    private static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// The rows of an admitted batch: times corrected by `offset`, blocked events and excluded screens dropped, the
+    /// install kept only as HMAC-SHA256(lookup pepper, `appId:inst`).
+    static func rows(_ body: AppBatchBody, app: IngestLookup.IngestApp, agent: SDKUserAgent?, consent: IngestConsent,
+                     offset: TimeInterval, pepper: [UInt8]) -> IngestRows {
+        func corrected(_ milliseconds: Int) -> Date { date(milliseconds).addingTimeInterval(offset) }
+        let blocked = Set(app.settings.blockedEvents)
+        let excluded = app.settings.excludedScreens.map(ScreenGlob.init)
+        let events = body.events.filter { !blocked.contains($0.name) }.map {
+            IngestRows.Event(sessionId: $0.session, n: $0.n, name: $0.name, occurredAt: corrected($0.t),
+                             props: $0.props)
+        }
+        let screens = body.screens.filter { screen in
+            !excluded.contains { glob in screen.path.map(glob.matches) ?? false }
+        }.map {
+            IngestRows.ScreenView(sessionId: body.session, viewId: $0.id, seq: $0.seq, startedAt: corrected($0.t0),
+                                  endedAt: $0.t1.map(corrected), nav: $0.nav, path: $0.path, engagedMs: $0.eng,
+                                  taps: $0.taps, itaps: $0.itaps)
+        }
+        let times = [corrected(body.sentAt)] + events.map(\.occurredAt) + screens.map(\.startedAt)
+        let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
+        return IngestRows(
+            orgId: app.orgId, projectId: app.projectId, appId: app.appId, installHash: install,
+            session: .init(sessionId: body.session, startedAt: times.min() ?? corrected(body.sentAt),
+                           lastSeenAt: times.max() ?? corrected(body.sentAt), sdk: agent?.wrapper ?? agent?.sdk,
+                           sdkVersion: agent?.wrapperVersion ?? agent?.version, osVersion: agent?.osVersion,
+                           appVersion: body.appVersion, consent: consent.text),
+            events: events, screenViews: screens)
+    }
+
+    private struct Answer: Encodable {
+        var ok = true
+        var stored: Bool
+        var rev: Int
+        var reason: String?
+    }
+
+    private static func answer(stored: Bool, rev: Int, reason: String?) throws -> Response {
+        try IngestResponse.encode(Answer(stored: stored, rev: rev, reason: reason))
+    }
+}

@@ -1,0 +1,21 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// App ingest (`/v1/m/*`, issue 20): publishable keys and what the SDKs read with them. It seals nothing, so it is
+/// there with or without the identity secrets.
+public struct IngestModel: Sendable {
+    public let lookup: IngestLookup
+    public let rotatePublishableKey: RotatePublishableKey
+    public let changeSettings: ChangeIngestSettings
+    /// The day-partitioned rows of stored batches.
+    public let rows: IngestRowStore
+
+    /// The ingest model over `log`.
+    public init(log: EventLog) {
+        self.lookup = IngestLookup(pool: log.pool)
+        self.rotatePublishableKey = RotatePublishableKey(log: log)
+        self.changeSettings = ChangeIngestSettings(log: log)
+        self.rows = IngestRowStore(pool: log.pool)
+    }
+}

@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+
+/// What one stored batch writes (migration 0029): its session, events and screen views, each already placed on its
+/// UTC day by the corrected time. Built by the batch route from a parsed, admitted batch.
+public struct IngestRows: Sendable, Equatable {
+    /// The batch's session (`sid`).
+    public struct Session: Sendable, Equatable {
+        public var sessionId: String
+        public var startedAt: Date
+        public var lastSeenAt: Date
+        public var sdk: String?
+        public var sdkVersion: String?
+        public var osVersion: String?
+        public var appVersion: String?
+        /// `cs` as sent.
+        public var consent: String
+
+        public init(sessionId: String, startedAt: Date, lastSeenAt: Date, sdk: String?, sdkVersion: String?,
+                    osVersion: String?, appVersion: String?, consent: String) {
+            self.sessionId = sessionId
+            self.startedAt = startedAt
+            self.lastSeenAt = lastSeenAt
+            self.sdk = sdk
+            self.sdkVersion = sdkVersion
+            self.osVersion = osVersion
+            self.appVersion = appVersion
+            self.consent = consent
+        }
+    }
+
+    /// One event (`ev[]`): deduplicated by session and `n`.
+    public struct Event: Sendable, Equatable {
+        public var sessionId: String
+        public var n: Int
+        public var name: String
+        public var occurredAt: Date
+        /// `p` as JSON text, or nil.
+        public var props: String?
+
+        public init(sessionId: String, n: Int, name: String, occurredAt: Date, props: String?) {
+            self.sessionId = sessionId
+            self.n = n
+            self.name = name
+            self.occurredAt = occurredAt
+            self.props = props
+        }
+    }
+
+    /// One screen view (`scr[]`): a higher `seq` of the same view replaces it.
+    public struct ScreenView: Sendable, Equatable {
+        public var sessionId: String
+        public var viewId: String
+        public var seq: Int
+        public var startedAt: Date
+        public var endedAt: Date?
+        public var nav: String?
+        public var path: String?
+        public var engagedMs: Int?
+        public var taps: Int?
+        public var itaps: Int?
+
+        public init(sessionId: String, viewId: String, seq: Int, startedAt: Date, endedAt: Date?, nav: String?,
+                    path: String?, engagedMs: Int?, taps: Int?, itaps: Int?) {
+            self.sessionId = sessionId
+            self.viewId = viewId
+            self.seq = seq
+            self.startedAt = startedAt
+            self.endedAt = endedAt
+            self.nav = nav
+            self.path = path
+            self.engagedMs = engagedMs
+            self.taps = taps
+            self.itaps = itaps
+        }
+    }
+
+    public var orgId: OrgID
+    public var projectId: ProjectID
+    public var appId: AppID
+    /// The install (`inst`) as a keyed hash, lowercase hex of 64 digits: the raw id is never stored.
+    public var installHash: String
+    public var session: Session
+    public var events: [Event]
+    public var screenViews: [ScreenView]
+
+    public init(orgId: OrgID, projectId: ProjectID, appId: AppID, installHash: String, session: Session,
+                events: [Event], screenViews: [ScreenView]) {
+        self.orgId = orgId
+        self.projectId = projectId
+        self.appId = appId
+        self.installHash = installHash
+        self.session = session
+        self.events = events
+        self.screenViews = screenViews
+    }
+}

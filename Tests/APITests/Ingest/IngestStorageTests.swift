@@ -1,0 +1,136 @@
+import Commands
+import Domain
+import EventStore
+import Foundation
+import Postgres
+import Testing
+import TestSupport
+
+/// The day-partitioned ingest tables (migration 0029) through `IngestRowStore`, as the application role: dedupe,
+/// screen-view replacement, partitions made on demand, retention by dropping days, and row-level security.
+@Suite struct IngestStorageTests {
+    private struct Setup {
+        let fixture: IngestFixture
+        let store: IngestRowStore
+        let app: IngestFixture.App
+        let org: OrgID
+        let project: ProjectID
+        let appId: AppID
+        let owner: Connection
+    }
+
+    private func setup() throws -> Setup {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let pool = Pool(configuration: PostgresConfiguration(url: fixture.apps.tenants.database.appURL, poolSize: 2))
+        return Setup(fixture: fixture, store: IngestRowStore(pool: pool), app: app,
+                     org: try OrgID.parse(app.tenant.org).get(), project: try ProjectID.parse(app.tenant.project).get(),
+                     appId: try AppID.parse(app.appId).get(), owner: try fixture.apps.tenants.ownerConnection())
+    }
+
+    private func rows(_ setup: Setup, at time: Date, session: String = "s-1", events: [(Int, String)] = [],
+                      views: [(String, Int)] = []) -> IngestRows {
+        IngestRows(
+            orgId: setup.org, projectId: setup.project, appId: setup.appId,
+            installHash: String(repeating: "ab", count: 32),
+            session: .init(sessionId: session, startedAt: time, lastSeenAt: time.addingTimeInterval(60), sdk: "X3Kit",
+                           sdkVersion: "1.4.2", osVersion: "17.5", appVersion: "3.1", consent: "gggg"),
+            events: events.map { .init(sessionId: session, n: $0.0, name: $0.1, occurredAt: time, props: #"{"k":1}"#) },
+            screenViews: views.map {
+                .init(sessionId: session, viewId: $0.0, seq: $0.1, startedAt: time, endedAt: time.addingTimeInterval(5),
+                      nav: "push", path: "Home/\($0.1)", engagedMs: 4000, taps: $0.1, itaps: 0)
+            })
+    }
+
+    private func count(_ setup: Setup, _ table: String) throws -> Int {
+        Int(try setup.owner.query("SELECT count(*) AS n FROM \(table) WHERE app_id = $1::uuid",
+                                  [.text(setup.app.appId)]).rows[0].string("n")) ?? -1
+    }
+
+    @Test func aReSentBatchStoresEachEventOnceAndAHigherSeqReplacesAScreenView() throws {
+        let setup = try setup()
+        let now = Date()
+        try setup.store.write(rows(setup, at: now, events: [(1, "open"), (2, "tap")], views: [("v1", 1), ("v2", 1)]))
+        try setup.store.write(rows(setup, at: now, events: [(2, "tap"), (3, "close"), (3, "close")],
+                                   views: [("v1", 3), ("v1", 2), ("v2", 0)]))
+        #expect(try count(setup, "ingest_events") == 3)
+        #expect(try count(setup, "ingest_screen_views") == 2)
+        let views = try setup.owner.query("""
+            SELECT view_id, seq, path, install_hash FROM ingest_screen_views WHERE app_id = $1::uuid ORDER BY view_id
+            """, [.text(setup.app.appId)]).rows
+        #expect(try views.map { try "\($0.string("view_id")):\($0.string("seq")):\($0.string("path"))" }
+                == ["v1:3:Home/3", "v2:1:Home/1"])
+        #expect(try views[0].string("install_hash") == String(repeating: "ab", count: 32))
+        let session = try setup.owner.query("""
+            SELECT batches, sdk, consent, day = (now() AT TIME ZONE 'UTC')::date AS today FROM ingest_sessions
+            WHERE app_id = $1::uuid
+            """, [.text(setup.app.appId)]).rows
+        #expect(session.count == 1)
+        #expect(try session[0].string("batches") == "2" && session[0].string("sdk") == "X3Kit")
+        #expect(try session[0].bool("today"))
+    }
+
+    @Test func aDayWithoutAPartitionGetsOneAndRetentionDropsWholeOldDays() throws {
+        let setup = try setup()
+        let now = Date()
+        let old = now.addingTimeInterval(-30 * 86400)
+        try setup.store.write(rows(setup, at: old, session: "old", events: [(1, "open")], views: [("v", 1)]))
+        #expect(try count(setup, "ingest_events") == 1)
+        let partitionsOf = """
+            SELECT count(*) AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'ingest_parts' AND c.relname LIKE '%\\_' || to_char($1::timestamptz AT TIME ZONE 'UTC',
+                'YYYYMMDD')
+            """
+        #expect(try setup.owner.query(partitionsOf, [.text(ISO8601DateFormatter().string(from: old))]).rows[0]
+            .string("n") == "3")
+        try setup.store.write(rows(setup, at: now, session: "new", events: [(1, "open")]))
+        // A retention of 20 days drops the day 30 days ago (every table's partition of it) and keeps today.
+        let dropped = try setup.store.applyRetention(now: now, retentionDays: 20)
+        #expect(dropped >= 3)
+        #expect(try setup.owner.query(partitionsOf, [.text(ISO8601DateFormatter().string(from: old))]).rows[0]
+            .string("n") == "0")
+        #expect(try count(setup, "ingest_events") == 1)
+        #expect(try count(setup, "ingest_sessions") == 1)
+        // Retention also keeps the next days ready.
+        let ahead = now.addingTimeInterval(2 * 86400)
+        #expect(try setup.owner.query(partitionsOf, [.text(ISO8601DateFormatter().string(from: ahead))]).rows[0]
+            .string("n") == "3")
+    }
+
+    @Test func anotherOrganizationsScopeSeesNoneOfTheRowsAndCannotWriteThem() throws {
+        let setup = try setup()
+        try setup.store.write(rows(setup, at: Date(), events: [(1, "open")], views: [("v", 1)]))
+        let other = try setup.fixture.apps.tenants.tenant()
+        let app = Pool(configuration: PostgresConfiguration(url: setup.fixture.apps.tenants.database.appURL,
+                                                            poolSize: 1))
+        let otherOrg = try OrgID.parse(other.org).get()
+        for table in ["ingest_sessions", "ingest_events", "ingest_screen_views"] {
+            let seen = try app.withConnection { connection in
+                try connection.queryPrepared("SELECT count(*) AS n FROM \(table)", [], in: .org(otherOrg.uuid))
+            }.rows[0].string("n")
+            #expect(seen == "0", "\(table)")
+            let mine = try app.withConnection { connection in
+                try connection.queryPrepared("SELECT count(*) AS n FROM \(table)", [], in: .org(setup.org.uuid))
+            }.rows[0].string("n")
+            #expect(mine == "1", "\(table)")
+        }
+        var foreign = rows(setup, at: Date(), events: [(9, "x")])
+        foreign.orgId = otherOrg
+        // Rows claiming org A written under org B's scope are refused by the policy, whatever the caller says.
+        let scoped = IngestRowStore(pool: app)
+        #expect(throws: PostgresError.self) {
+            try app.withConnection { connection in
+                try connection.pipeline([OrgScope.org(otherOrg.uuid).statement, Statement("""
+                    INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at,
+                        received_at)
+                    VALUES (current_date, $1::uuid, $2::uuid, repeat('a', 64), 's', 1, 'x', now(), now())
+                    """, [.text(setup.org.description), .text(setup.app.appId)])])
+            }
+        }
+        // Nor can org B's rows update org A's session of the same app and id: the policy hides it from the upsert.
+        #expect(throws: PostgresError.self) { try scoped.write(foreign) }
+        #expect(try count(setup, "ingest_events") == 1)
+        #expect(try setup.owner.query("SELECT batches FROM ingest_sessions WHERE app_id = $1::uuid",
+                                      [.text(setup.app.appId)]).rows[0].string("batches") == "1")
+    }
+}
