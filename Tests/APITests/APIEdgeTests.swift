@@ -132,7 +132,7 @@ import TestSupport
                                    "/s2s/v1/audit/heads", "/s2s/v1/audit/keys", "/s2s/v1/reports/payments",
                                    "/s2s/v1/users/{guid}/erasure", "/s2s/v1/erasures",
                                    "/s2s/v1/users/{guid}/timeline", "/s2s/v1/payments/{paymentId}/timeline",
-                                   "/s2s/v1/reports/handoff", "/s2s/v1/dashboard-links", "/dashboard/{token}"])
+                                   "/s2s/v1/reports/handoff", "/s2s/v1/dashboard-links", "/dashboard/{token}",
                                    "/v1/m/config/{pk}", "/v1/m/batch"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
