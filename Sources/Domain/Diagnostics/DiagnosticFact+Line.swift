@@ -8,7 +8,8 @@ extension DiagnosticFact {
             let known = [withExternalId ? "your externalId" : nil, withEmail ? "an e-mail" : nil].compactMap { $0 }
             return "Buyer created" + (known.isEmpty ? "." : " with \(known.joined(separator: " and ")).")
         case .paymentRecorded(let productId, let amount, let currency, let source):
-            let origin = source.map { " from a \($0) store notification" } ?? ""
+            let stores = ["apple": "an App Store", "google": "a Google Play", "revenuecat": "a RevenueCat"]
+            let origin = source.map { " from \(stores[$0] ?? "a \($0)") notification" } ?? ""
             return "Payment recorded\(origin): \(productId), \(amount) \(currency) (minor units)."
         case .codeMinted(_, let kind, let source, let expiresAt):
             let what = kind == "install" ? "Install token" : source == "recovery" ? "Recovery code" : "Handoff code"

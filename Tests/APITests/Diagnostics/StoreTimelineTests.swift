@@ -1,0 +1,36 @@
+import API
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+
+/// Entitlement changes from store notifications on the buyer's timeline, and the store-notification path end to end
+/// (issue 18): an App Store purchase made with the buyer's app account token identifies the buyer.
+@Suite struct StoreTimelineTests {
+    @Test func anAppStorePurchaseRenewalAndRefundAreLinesAndTheVerdictIsTheStorePath() throws {
+        let fixture = try StoreFixture.migrated()
+        let app = try fixture.appleApp()
+        let created = fixture.apps.send(.post, "/s2s/v1/users", key: fixture.tenant.key,
+                                        body: #"{"email":"store-buyer@example.com"}"#)
+        let guid = try #require(jsonObject(created)["guid"] as? String, "\(bodyText(created))")
+        let token = fixture.appAccountToken(guid)
+        for (type, expires) in [("SUBSCRIBED", Int64(1_893_456_000_000)), ("DID_RENEW", 1_896_134_400_000),
+                                ("REFUND", 1_896_134_400_000)] {
+            let answer = fixture.post("apple", token: app.token, body: AppleIntakeTests.notification(
+                type, token: token, expiresDate: expires))
+            #expect(answer.status == 200, "\(type): \(bodyText(answer))")
+        }
+        let timeline = fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: fixture.tenant.key)
+        #expect(timeline.status == 200, "\(bodyText(timeline))")
+        let lines = DiagnosticsWorld.lines(timeline)
+        #expect(lines.contains("PaymentRecorded: Payment recorded from an App Store notification: pro.monthly, "
+            + "1099 USD (minor units)."), "\(lines)")
+        #expect(lines.contains("PaymentRenewed: Store renewed the subscription until 2030-02-01T00:00:00.000Z."))
+        #expect(lines.contains("PaymentRefunded: Payment refunded: the entitlement is revoked."))
+        let verdict = DiagnosticsWorld.verdict(timeline)
+        #expect(verdict["identified"] == "1" && verdict["path"] == "storeNotification", "\(verdict)")
+        // Another organization's key does not see this buyer's timeline.
+        let other = try fixture.apps.tenants.tenant()
+        #expect(fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: other.key).status == 404)
+    }
+}
