@@ -4,8 +4,9 @@ import Foundation
 import HTTPServer
 import Testing
 
-/// `GET /s2s/v1/reports/handoff` (issue 18): the funnel's figures, recomputed here from the organization's export
-/// (`GET /s2s/v1/events`), the unidentified page, refusals by name, and another organization's report empty.
+/// `GET /s2s/v1/reports/handoff` (issue 18): the funnel's figures, recomputed here from the organization's audit export
+/// (`handoff audit export --format jsonl`), the unidentified page, refusals by name, and another organization's report
+/// empty.
 @Suite struct HandoffReportTests {
     typealias W = DiagnosticsWorld
     typealias F = FingerprintFixture
@@ -43,10 +44,15 @@ import Testing
         #expect(answer.status == 200)
         let json = jsonObject(answer)
 
-        // Recomputed from the export: payments, their mint instants, each buyer's first identification.
-        let feed = diagnostics.world.api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: diagnostics.world
-            .tenant.key))
-        let events = (jsonObject(feed)["events"] as? [[String: Any]]) ?? []
+        // Recomputed from the audit export: payments, their mint instants, each buyer's first identification.
+        let world = diagnostics.world
+        let export = try world.fixture.database.handoff(["audit", "export", "--org", world.tenant.org,
+                                                         "--format", "jsonl"])
+        try #require(export.status == .exited(0), "\(export.stderr)")
+        let lines = try PaymentReportFixture.lines(export.stdout)
+        #expect(lines.first?["kind"] as? String == "header" && lines.last?["kind"] as? String == "trailer")
+        let events = lines.filter { $0["kind"] == nil }
+        #expect(lines.last?["count"] as? Int == events.count)
         func data(_ event: [String: Any]) -> [String: Any] { event["data"] as? [String: Any] ?? [:] }
         func instant(_ text: Any?) -> Date? { (text as? String).flatMap { try? PaymentFields.rfc3339($0).get() } }
         var paidAt: [String: Date] = [:]
