@@ -33,4 +33,28 @@ import TestSupport
         let other = try fixture.apps.tenants.tenant()
         #expect(fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: other.key).status == 404)
     }
+
+    @Test func aRevenueCatExpiryAndTransferAreLinesAndThePaymentsHistoryFollowsIt() throws {
+        let fixture = try StoreFixture.migrated()
+        let token = try RevenueCatIntakeTests().app(fixture)
+        let auth = [("authorization", RevenueCatIntakeTests.secret)]
+        let from = fixture.buyer(), to = fixture.buyer()
+        let past = Int64(Date().timeIntervalSince1970 - 60) * 1000
+        for body in [RevenueCatIntakeTests.event("INITIAL_PURCHASE", user: from),
+                     RevenueCatIntakeTests.event("EXPIRATION", user: from, extra: #","expiration_at_ms":\#(past)"#),
+                     #"{"event":{"id":"t1","type":"TRANSFER","transferred_from":["\#(from)"],"#
+                        + #""transferred_to":["\#(to)"]}}"#] {
+            #expect(fixture.post("revenuecat", token: token, body: body, headers: auth).status == 200)
+        }
+        func lines(_ guid: String) -> [String] {
+            DiagnosticsWorld.lines(fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: fixture.tenant.key))
+        }
+        // A payment's history follows the payment: the buyer who holds it now sees its expiry too.
+        let before = lines(from)
+        #expect(before.contains("PaymentTransferred: Store moved the purchase to another buyer."), "\(before)")
+        #expect(!before.contains { $0.hasPrefix("PaymentExpired") }, "\(before)")
+        let after = lines(to)
+        #expect(after.contains("PaymentExpired: Store reported the subscription expired."), "\(after)")
+        #expect(after.contains("PaymentTransferred: Store moved the purchase to this buyer."), "\(after)")
+    }
 }

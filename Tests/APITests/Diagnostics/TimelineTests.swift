@@ -68,6 +68,32 @@ import Testing
         #expect(W.verdict(diagnostics.timeline())["path"] == "installToken")
     }
 
+    @Test func anIPOnlyProbeWithinThirtyMinutesIdentifiesViaTheIPPath() throws {
+        let diagnostics = try W()
+        let world = diagnostics.world
+        #expect(world.capture(try world.pay().token).status == 204)
+        world.clock.advance(600)
+        #expect(bodyText(world.resolve(world.probe(timezone: nil))) == F.found(PaymentTests.guidA, "ip"))
+        let answer = diagnostics.timeline()
+        #expect(W.lines(answer, of: "FingerprintMatched").count == 1)
+        #expect(W.verdict(answer)["path"] == "fingerprintIp")
+        #expect(W.verdict(answer)["text"] == "identified via fingerprint (IP) at 2027-01-15T08:10:00.250Z")
+    }
+
+    @Test func anAdjustLinkWithoutAdjTIsTheVerdictWhenNothingElseIdentified() throws {
+        let diagnostics = try W(settings: ["--fingerprint", "off"])
+        let world = diagnostics.world
+        _ = try world.pay()
+        // A link stored before links were checked for `adj_t` (the check refuses one today).
+        _ = try world.fixture.ownerConnection().query("""
+            UPDATE projects SET tracker = 'adjust', tracker_link = 'https://myapp.go.link/abc123'
+            WHERE project_id = $1::uuid
+            """, [.text(world.tenant.project)])
+        let verdict = W.verdict(diagnostics.timeline())
+        #expect(verdict["reason"] == "trackerLinkMissingAdjT", "\(verdict)")
+        #expect(verdict["identified"] == "0")
+    }
+
     @Test func anExpiredCodeIsRefusedAndTheVerdictSaysWhatToDo() throws {
         let diagnostics = try W(settings: ["--fingerprint", "off"])
         let payment = try diagnostics.world.pay()
