@@ -45,7 +45,7 @@ let package = Package(
 
         // The service.
         .target(
-            name: "EventStore", dependencies: ["BackgroundTasks", "Domain", "Postgres", "Crypto"],
+            name: "EventStore", dependencies: ["BackgroundTasks", "Domain", "Postgres", "Crypto", "Telemetry"],
             swiftSettings: strict
         ),
         // The write model: one handler per command, the product projections and read models, all product SQL.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Redis
 import Synchronization
+import Telemetry
 
 /// Checks rate limits with GCRA in one atomic Lua script on Redis (`GCRA.script`), using Redis' own clock (`TIME`),
 /// so every API instance shares one budget per key and clock skew between instances does not matter.
@@ -59,8 +60,10 @@ public final class RateLimiter: Sendable {
         let now = Date().timeIntervalSince1970
         if redisDownUntil.withLock({ $0 }) > now { return failed(limit) }
         do {
+            let asked = StageTimings.now()
             let reply = try GCRA.evaluate(
                 .take, budget: redisKey, emissionMicroseconds: emission, burst: limit.burst, on: redis)
+            StageTimings.shared.record(.redis, since: asked)
             guard let answer = GCRA.Answer(reply) else { return failed(limit) }
             if answer.allowed { return .allowed(remaining: answer.remaining) }
             denied.deny(cacheKey, forMicroseconds: answer.retryAfterMicroseconds, askedAt: askedAt)
@@ -87,8 +90,10 @@ public final class RateLimiter: Sendable {
         if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return failed(limit) }
         let arguments = [gate, limit].flatMap { [String(Self.emission(of: $0)), String($0.burst)] }
         do {
+            let asked = StageTimings.now()
             let reply = try redis.evaluate(GCRA.gatedScript, keys: [redisKey(gate, key: gateKey),
                                                                    redisKey(limit, key: key)], arguments: arguments)
+            StageTimings.shared.record(.redis, since: asked)
             guard let answer = GCRA.Answer(reply) else { return failed(limit) }
             if answer.allowed { return .allowed(remaining: answer.remaining) }
             denied.deny(answer.gated ? gateCacheKey : cacheKey, forMicroseconds: answer.retryAfterMicroseconds,

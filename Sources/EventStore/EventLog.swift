@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Postgres
+import Telemetry
 
 /// The event log on Postgres (DESIGN.md §3, docs/event-store.md): append with optimistic concurrency and a
 /// per-org gapless, hash-chained sequence; inline projections updated in the same transaction.
@@ -119,8 +120,10 @@ public final class EventLog: Sendable {
         var attempt = 1
         while true {
             do {
+                let asked = StageTimings.now()
                 return try pool.transaction(opening: scope.statement) { connection in
-                    try body(EventTransaction(connection: connection, projections: projections))
+                    StageTimings.shared.record(.transactionOpen, since: asked)
+                    return try body(EventTransaction(connection: connection, projections: projections))
                 }
             } catch let error where attempt < maxAttempts && Self.isRetryable(error) {
                 attempt += 1
@@ -135,6 +138,8 @@ public final class EventLog: Sendable {
         case .orgs(let orgs):
             return orgs.count == 1 ? orgs[0].uuidString : nil
         case .lookup(let lookup, let argument):
+            let asked = StageTimings.now()
+            defer { StageTimings.shared.record(.laneLookup, since: asked) }
             let rows = try pool.withConnection {
                 try $0.queryPrepared("SELECT \(lookup.function)($1)::text AS org", [argument]).rows
             }

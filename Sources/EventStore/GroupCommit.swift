@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Telemetry
 
 /// Application-level group commit: concurrent calls in this process that fall in the same lane are run by one leader
 /// as one batch (one transaction, one commit, one WAL flush), while the others wait. `EventLog.append` batches
@@ -16,6 +17,8 @@ final class GroupCommit<Item, Output>: Sendable {
     private final class Waiter: @unchecked Sendable {
         let item: Item
         let semaphore = DispatchSemaphore(value: 0)
+        /// When the item entered its lane (`StageTimings.now()`).
+        let queuedAt = StageTimings.now()
         /// Set before `semaphore` is signalled (which orders the write before the waiter's read); nil = lead.
         var result: Result<Output, any Error>?
 
@@ -54,7 +57,11 @@ final class GroupCommit<Item, Output>: Sendable {
             queues[lane]?.removeFirst(taken.count)
             return [me] + taken
         }
+        let started = StageTimings.now()
+        for waiter in batch { StageTimings.shared.record(.commitQueue, seconds: started - waiter.queuedAt) }
         var results = execute(batch.map(\.item))
+        let ran = StageTimings.now() - started
+        for _ in batch { StageTimings.shared.record(.commitBatch, seconds: ran) }
         if results.count != batch.count {
             let error = EventStoreError.malformedRow("a batch of \(batch.count) items got \(results.count) results")
             results = batch.map { _ in .failure(error) }

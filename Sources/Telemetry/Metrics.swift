@@ -58,8 +58,13 @@ public final class Metrics: Sendable {
 
     private let shards: [LockedShard] = (0..<Metrics.shardCount).map { _ in LockedShard() }
     private let gauges = Mutex<[Gauge]>([])
+    /// The command path's stage histograms, rendered after the requests.
+    private let stages: StageTimings
 
-    public init() {}
+    /// `stages`: whose stage histograms the exposition includes (the process-wide ones unless a test names its own).
+    public init(stages: StageTimings = .shared) {
+        self.stages = stages
+    }
 
     /// Adds a gauge family read at every scrape.
     public func register(_ gauge: Gauge) {
@@ -123,6 +128,7 @@ public final class Metrics: Sendable {
             out += "handoff_http_request_duration_seconds_sum\(routeOnly) \(Self.number(histogram.sum))\n"
             out += "handoff_http_request_duration_seconds_count\(routeOnly) \(histogram.count)\n"
         }
+        out += stages.render()
         for gauge in gauges {
             out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n"
             for sample in gauge.read() {
