@@ -157,8 +157,10 @@ public final class EventLog: Sendable {
         }
         guard batch.count > 1 else { return batch.map(alone) }
         do {
+            let asked = StageTimings.now()
             return try pool.transaction { connection in
-                try CommandBatch(connection: connection, projections: projections).run(batch)
+                StageTimings.shared.record(.transactionOpen, since: asked)
+                return try CommandBatch(connection: connection, projections: projections).run(batch)
             }
         } catch let error as PostgresError where [.connectionLost, .connectFailed, .poolTimeout].contains(error.kind) {
             return batch.map { _ in .failure(error) }

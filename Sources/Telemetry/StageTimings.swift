@@ -14,7 +14,7 @@ public final class StageTimings: Sendable {
         case commitQueue = "commit_queue"
         /// A batch's run on its connection, through its COMMIT (each command of the batch counts it once).
         case commitBatch = "commit_batch"
-        /// Getting a pooled connection and opening a transaction (BEGIN and the scope) for a command run alone.
+        /// Getting a pooled connection and opening a transaction (BEGIN, and the scope for a command run alone).
         case transactionOpen = "transaction_open"
         /// The autocommitted lookup that finds the org (the lane) of a command that carries only a credential.
         case laneLookup = "lane_lookup"
