@@ -2,6 +2,7 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 
 /// No buyer may take an e-mail address away from another (issue 12 §1): a recovery mail names every buyer with the
 /// address, an address two buyers verified finds neither, and `emailVerification: mailbox` lets only a mailed code

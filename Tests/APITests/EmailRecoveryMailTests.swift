@@ -4,6 +4,7 @@ import Domain
 import EventStore
 import Foundation
 import Testing
+import TestSupport
 
 /// `POST /public/handoff/email-recovery/request` and the `recovery-mail` worker (issue 6), with real Postgres,
 /// Redis and an SMTP sink: who gets a mail, in which language, with what in it, and who gets none.

@@ -49,8 +49,8 @@ import TestSupport
         }
         let raw = try #require(mail, "no recovery mail arrived within 60 s")
         // The phone's first language picked the mail's.
-        #expect(RecoveryMailText.subject(raw) == "Ваша покупка: откройте её в приложении")
-        let code = try #require(RecoveryMailText.code(raw))
+        #expect(RecoveryMail.subject(raw) == "Ваша покупка: откройте её в приложении")
+        let code = try #require(RecoveryMail.code(RecoveryMail.textPart(raw)))
         #expect(await Web2App.identify(deepLinkValue: code) == .identified(guid, via: .code))
         #expect(try await Web2App.entitlements().active)
 
