@@ -6,14 +6,19 @@
 Load (threads, each request timed): payments with their paymentId as idempotency key (a failed attempt is retried
 with the same body until it is answered 200), resolves of the handoff codes those payments minted, e-mail recovery
 requests, entitlement lookups (S2S, through the read replica). Faults, one per phase of equal length: kill an API
-instance and restart it; kill a worker mid-job and restart it; SIGSTOP the Redis master for 10 s; fail Redis over
-through Sentinel; crash the Postgres primary and promote the standby (pgbouncer re-pointed and reloaded, as a
-failover hook would); restart pgbouncer. Then it waits for the jobs to settle and counts, on the primary: every
-acknowledged payment recorded exactly once, every code redeemed at most once, every job done once or dead with its
-reason, `handoff audit verify`. Prints a table (fault, requests, failed, max latency, lost, duplicated) and exits 1 on
-any loss or duplicate, or when a request waited longer than --max-latency.
+instance and restart it; kill a worker while it holds a mail job (a claimed attempt whose stream entry is in that
+worker's pending list) and restart it; SIGSTOP the Redis master for 10 s; fail Redis over through Sentinel; crash the
+Postgres primary and promote the standby (pgbouncer follows through its hook, infra/deploy/pgbouncer-follow-primary,
+which the cluster runs every second); restart pgbouncer. Then it waits for the jobs to settle and counts, on the
+primary: every acknowledged payment recorded exactly once, every code redeemed at most once, every job done once or
+dead with its reason, the job killed in the worker's hands done once, `handoff audit verify`; and, from the workers'
+logs, the jobs the sweeper put back from Postgres after Redis lost their stream entries. Prints a table (fault,
+requests, failed, max latency, lost, duplicated, swept back) and exits 1 on any loss or duplicate, or when a request
+waited longer than --max-latency.
 """
 import argparse
+import datetime
+import glob
 import http.client
 import json
 import os
@@ -86,6 +91,54 @@ class Cluster:
     def redis_master_port(self):
         answer = self.redis(self.ports["S1_PORT"], "SENTINEL", "get-master-addr-by-name", "handoff").split()
         return int(answer[1]) if len(answer) == 2 else None
+
+    def pgbouncer_target_port(self):
+        """The port pgbouncer sends `handoff` to now (SHOW DATABASES on its admin console)."""
+        try:
+            for line in self.psql(self.ports["PGB_PORT"], "SHOW DATABASES", database="pgbouncer").splitlines():
+                fields = line.split("|")
+                if fields[0] == "handoff":
+                    return int(fields[2])
+        except Exception:
+            pass
+        return None
+
+    def job_in_hand(self, worker, timeout):
+        """Waits until `worker` holds a mail job mid-attempt: its stream entry is in one of the worker's consumers'
+        pending lists and the job row is `enqueued` with a claimed attempt whose lease runs. Returns the job id and
+        the attempt's age in ms, or None after `timeout` seconds."""
+        deadline = time.time() + timeout
+        marker = "-%d-mail-" % self.pid(worker)
+        while time.time() < deadline:
+            master = self.redis_master_port()
+            lines = self.redis(master, "XPENDING", "handoff:jobs:mail", "workers", "-", "+", "100").splitlines()
+            entries = [lines[i] for i in range(0, len(lines) - 3, 4) if marker in lines[i + 1]]
+            if entries:
+                held = self.psql(self.primary_port(), "SELECT job_id, (extract(epoch FROM now() - attempt_started_at) "
+                                 "* 1000)::int FROM jobs WHERE state = 'enqueued' AND attempt_id IS NOT NULL AND "
+                                 "lease_until > now() AND stream_entry IN (%s) LIMIT 1"
+                                 % ",".join("'%s'" % e for e in entries), database="handoff", user="handoff")
+                if held:
+                    job, age = held.split("|")
+                    return int(job), int(age)
+            time.sleep(0.02)
+        return None
+
+    def swept_back(self):
+        """(time, count) for every "jobs swept back to pending" line of the workers' logs."""
+        found = []
+        for path in glob.glob(os.path.join(self.data, "log", "work*.log")):
+            with open(path, errors="replace") as handle:
+                for line in handle:
+                    if "jobs swept back to pending" not in line:
+                        continue
+                    try:
+                        entry = json.loads(line)
+                        at = datetime.datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).timestamp()
+                        found.append((at, int(entry["requeued"])))
+                    except (ValueError, KeyError):
+                        pass
+        return found
 
 
 class Load:
@@ -209,14 +262,24 @@ class Load:
             thread.join(timeout=90)
 
 
-def inject(cluster, fault, log):
+def inject(cluster, fault, log, notes):
     """Runs one fault; returns when the cluster should be whole again (or as whole as the fault leaves it)."""
     if fault == "kill serve1, restart":
         cluster.signal("serve1", 9)
         time.sleep(3)
         log(cluster.script("respawn", "serve1").stderr.strip())
     elif fault == "kill work1 mid-job, restart":
+        held = cluster.job_in_hand("work1", timeout=20)
         cluster.signal("work1", 9)
+        if held:
+            notes["killed_job"] = held[0]
+            state = cluster.psql(cluster.primary_port(), "SELECT state FROM jobs WHERE job_id = %d" % held[0],
+                                 database="handoff", user="handoff")
+            notes["killed_job_state"] = state
+            log("killed work1 while it held mail job %d (attempt %d ms old; right after the kill: %s)"
+                % (held[0], held[1], state))
+        else:
+            log("work1 held no mail job within 20 s: killed it anyway")
         time.sleep(3)
         log(cluster.script("respawn", "work1").stderr.strip())
     elif fault == "SIGSTOP Redis master 10 s":
@@ -245,7 +308,13 @@ def inject(cluster, fault, log):
         # No standby is left: a synchronous primary would wait for one forever (what a failover manager also does).
         cluster.psql(new, "ALTER SYSTEM RESET synchronous_standby_names")
         cluster.psql(new, "SELECT pg_reload_conf()")
-        log(cluster.script("repoint-pgbouncer", str(new)).stderr.strip())
+        # The hook (process pgfollow, every second) points pgbouncer at the new primary; nothing is done here.
+        promoted = time.time()
+        while cluster.pgbouncer_target_port() != new and time.time() < promoted + 30:
+            time.sleep(0.1)
+        notes["pgbouncer_followed_s"] = time.time() - promoted if cluster.pgbouncer_target_port() == new else None
+        log("pgbouncer followed the promotion after %s s" % (
+            "%.1f" % notes["pgbouncer_followed_s"] if notes["pgbouncer_followed_s"] is not None else "more than 30"))
     elif fault == "restart pgbouncer":
         log(cluster.script("respawn", "pgbouncer", "--restart").stderr.strip())
 
@@ -270,10 +339,11 @@ def main():
     load = Load(cluster, options.threads)
     load.start()
     phases = []
+    notes = {}
     for fault in faults:
         started = time.time()
         log("phase: " + fault)
-        inject(cluster, fault, log)
+        inject(cluster, fault, log, notes)
         remaining = phase_seconds - (time.time() - started)
         if remaining > 0:
             time.sleep(remaining)
@@ -318,8 +388,10 @@ def main():
     def is_failure(attempt):
         return attempt[3] == "error" or (isinstance(attempt[3], int) and attempt[3] >= 500)
 
-    print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated |")
-    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    swept = cluster.swept_back()
+    print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated "
+          "| swept back |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     worst = 0.0
     for fault, begin, end in phases:
         inside = [a for a in load.attempts if begin <= a[0] < end]
@@ -334,12 +406,14 @@ def main():
         acked = [p for p, at in load.acknowledged_at.items() if begin <= at < end]
         lost = sum(1 for p in acked if p in lost_payments)
         twice = sum(1 for p in acked if p in duplicated_payments)
-        print("| %s | %d | %d | %s | %.2f | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
-                                                             len(acked), lost, twice))
+        last = fault == phases[-1][0]
+        back = sum(n for at, n in swept if begin <= at and (at < end or last))
+        print("| %s | %d | %d | %s | %.2f | %d | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
+                                                                  len(acked), lost, twice, back))
     total_failed = sum(1 for a in load.attempts if is_failure(a))
-    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d |" % (
+    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d | %d |" % (
         len(load.attempts), total_failed, worst, len(load.acknowledged), len(lost_payments),
-        len(duplicated_payments)))
+        len(duplicated_payments), sum(n for _, n in swept)))
     print()
     refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
     print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d, given up after "
@@ -350,8 +424,27 @@ def main():
     print("recovery mails sent twice for one request: %s; jobs by state (state|count|dead without reason): %s" % (
         mails_twice, jobs.replace("\n", ", ")))
     print("entitlement lookups that missed an acknowledged payment (read-your-writes): %d" % load.stale_reads)
+    killed_ok = True
+    if "killed_job" in notes:
+        fate = cluster.psql(primary, "SELECT state, attempt, coalesce(outcome, ''), (SELECT count(*) FROM events e "
+                            "WHERE e.event_type = 'RecoveryMailSent' AND "
+                            "e.data->>'requestId' = j.payload->>'requestId') FROM jobs j WHERE job_id = %d"
+                            % notes["killed_job"], database="handoff", user="handoff")
+        state, attempts, rest = fate.split("|", 2)
+        outcome, sent = rest.rsplit("|", 1)
+        killed_ok = state in ("done", "dead") and int(sent) <= 1
+        print("job %d killed in work1's hands (then %s): now %s, failed attempts %s, outcome \"%s\", "
+              "RecoveryMailSent %s" % (notes["killed_job"], notes["killed_job_state"], state, attempts, outcome, sent))
+    else:
+        print("no job was caught in work1's hands: the worker kill was not mid-job this run")
+    print("jobs swept back to pending by the sweeper (Redis had lost their entries): %d in %d sweeps" % (
+        sum(n for _, n in swept), len(swept)))
+    if "pgbouncer_followed_s" in notes:
+        print("pgbouncer followed the promotion (hook) after %s s" % (
+            "%.1f" % notes["pgbouncer_followed_s"] if notes["pgbouncer_followed_s"] is not None else "> 30"))
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
     failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
+              or not killed_ok or notes.get("pgbouncer_followed_s", 0) is None
               or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"

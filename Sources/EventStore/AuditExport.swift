@@ -97,10 +97,10 @@ public enum AuditExport {
     /// header and trailer go to the `--manifest` file, which the caller writes from the answer. Reads inside one
     /// REPEATABLE READ, READ ONLY transaction (one snapshot: the export ends at the last event committed when it
     /// started, and the trailer's head is the latest signed head of that snapshot); memory is bounded by
-    /// `pageSize`. `connection` must not be inside a transaction; SELECT privilege is enough, as a role that
-    /// row-level security does not limit (the owner; the application role would see nothing). `fromSeq` may be at
-    /// most the last `org_seq` + 1 (else `Refusal.fromSeqBeyondHistory`). `progress(written, total)` runs after
-    /// every page.
+    /// `pageSize`. `connection` must not be inside a transaction; SELECT privilege is enough: the transaction is
+    /// scoped to `org` (`OrgScope`), so the application role reads the org's rows too (a replica's connection,
+    /// `DATABASE_READ_URL`), and the owner is not limited by row-level security at all. `fromSeq` may be at most the
+    /// last `org_seq` + 1 (else `Refusal.fromSeqBeyondHistory`). `progress(written, total)` runs after every page.
     @discardableResult
     public static func export(
         org: UUID, fromSeq: Int = 1, format: AuditExportFormat, on connection: Connection, pageSize: Int = 1000,
@@ -109,6 +109,8 @@ public enum AuditExport {
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             let orgText = org.uuidString.lowercased()
+            let scope = OrgScope.org(org).statement
+            _ = try connection.query(scope.sql, scope.parameters)
             let last = try connection.query(
                 "SELECT coalesce(max(last_seq), 0)::bigint AS last FROM event_orgs WHERE org_id = $1::uuid",
                 [.text(orgText)]).rows[0].int("last")

@@ -68,22 +68,14 @@ extension AuditCommand {
             return 2
         }
         guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-        let connection: Connection
-        do {
-            connection = try Connection(configuration: PostgresConfiguration(
-                url: configuration.migrationDatabaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
-        } catch {
-            Subcommands.printError("handoff audit: cannot connect to MIGRATION_DATABASE_URL: \(error)")
-            return 3
-        }
+        guard let connection = orgReadConnection(configuration, command: "audit report") else { return 3 }
         defer { connection.close() }
         let orgText = request.org.uuidString.lowercased()
         do {
-            guard try ChainHeadStore.end(org: request.org, on: connection) != nil else {
+            guard let report = try readReport(request, on: connection) else {
                 Subcommands.printError("handoff audit report: org \(orgText) has no history (no such organization)")
                 return 1
             }
-            let report = try PaymentReport.compute(request.query, org: request.org, on: connection)
             if report.head == nil {
                 Subcommands.printError("handoff audit report: org \(orgText) has no signed head yet, so the report "
                     + "counts no event (the checkpoint worker role signs one once its history moved)")
@@ -94,6 +86,23 @@ extension AuditCommand {
         } catch {
             Subcommands.printError("handoff audit report: \(error)")
             return 3
+        }
+    }
+
+    /// The org's report, read in one REPEATABLE READ, READ ONLY transaction scoped to the org (so a replica's
+    /// application role reads it too); nil when the org has no history.
+    static func readReport(_ request: ReportRequest, on connection: Connection) throws -> PaymentReport? {
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            let scope = OrgScope.org(request.org).statement
+            _ = try connection.query(scope.sql, scope.parameters)
+            let report = try ChainHeadStore.end(org: request.org, on: connection) == nil ? nil
+                : try PaymentReport.compute(request.query, org: request.org, on: connection)
+            try connection.execute("COMMIT")
+            return report
+        } catch {
+            if !connection.isBroken { try? connection.execute("ROLLBACK") }
+            throw error
         }
     }
 }

@@ -6,7 +6,7 @@ import Postgres
 /// public keys, for auditors (docs/audit.md).
 ///
 /// Runs as `MIGRATION_DATABASE_URL`, the owner role: it reads every org's log, which row-level security hides from
-/// the application role. Exit status: 0 verified / exported / printed; 1 a chain is broken or does not reach a signed
+/// the application role. `export` (and `report`) read one org's history from `DATABASE_READ_URL` when it is set. Exit status: 0 verified / exported / printed; 1 a chain is broken or does not reach a signed
 /// head (verify), or the org has no signed head yet (head); 2 bad arguments or configuration (the message names the
 /// argument); 3 the command could not run (database unreachable, query failed).
 public enum AuditCommand {
@@ -143,12 +143,17 @@ public enum AuditCommand {
         }
         guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         let connection: Connection
-        do {
-            connection = try Connection(configuration: PostgresConfiguration(
-                url: configuration.migrationDatabaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
-        } catch {
-            Subcommands.printError("handoff audit: cannot connect to MIGRATION_DATABASE_URL: \(error)")
-            return 3
+        if case .export = action {
+            guard let reader = orgReadConnection(configuration, command: "audit export") else { return 3 }
+            connection = reader
+        } else {
+            do {
+                connection = try Connection(configuration: PostgresConfiguration(
+                    url: configuration.migrationDatabaseURL, poolSize: 1, statementTimeoutMilliseconds: 600_000))
+            } catch {
+                Subcommands.printError("handoff audit: cannot connect to MIGRATION_DATABASE_URL: \(error)")
+                return 3
+            }
         }
         defer { connection.close() }
         do {

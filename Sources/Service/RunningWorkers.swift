@@ -88,7 +88,12 @@ public final class RunningWorkers: Sendable {
         if roles.contains("sweeper") {
             let sweeper = JobSweeper(pool: postgres, redis: redis, registry: registry, checkAfter: visibility)
             tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
-                                       onError: onError("sweeper")) { try sweeper.sweep() > 0 })
+                                       onError: onError("sweeper")) {
+                // Each job Redis lost and Postgres put back is worth a line: the chaos run counts them.
+                let requeued = try sweeper.sweep()
+                if requeued > 0 { logger.info("jobs swept back to pending", ["requeued": .int(requeued)]) }
+                return requeued > 0
+            })
         }
         if roles.contains("ingest-retention") {
             // Hourly and at start: makes the next days' partitions and drops those past the retention (idempotent).

@@ -52,6 +52,38 @@ import TestSupport
         #expect(try count(by: writer) == 1)
     }
 
+    /// After a failover `DATABASE_READ_URL` names the promoted server, whose `pg_last_wal_replay_lsn()` stays where
+    /// recovery ended: it must count as holding every write (it takes them now), not make each writer's read wait
+    /// out `waitSeconds` and go to the primary. That wait was why the chaos run's request rate fell to about 40 %
+    /// after the promotion (docs/operations.md, "The chaos run").
+    @Test(.timeLimit(.minutes(2)))
+    func aPromotedReplicaServesTheWritersReadsAtOnce() throws {
+        let primary = try ScratchPostgres()
+        let standby = try ScratchStandby(primaryPort: primary.port)
+        try primary.crash()
+        try standby.promote()
+        // As in the cluster after a failover: the primary's URL (pgbouncer) and the read URL reach the same server.
+        let writes = Pool(configuration: PostgresConfiguration(url: standby.url, poolSize: 2, connectTimeout: 5))
+        let reads = Pool(configuration: PostgresConfiguration(url: standby.url, poolSize: 2, connectTimeout: 5))
+        var promoted = false
+        for _ in 0..<100 where !promoted {
+            promoted = (try? writes.withConnection {
+                try $0.query("SELECT NOT pg_is_in_recovery() AS done").rows[0].bool("done")
+            }) == true
+            if !promoted { usleep(100_000) }
+        }
+        #expect(promoted)
+        try writes.withConnection { try $0.execute("CREATE TABLE writes (id int)") }
+        let redis = RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 2))
+        let routing = ReadRouting(primary: writes, replica: reads, positions: RedisWritePositions(redis: redis),
+                                  windowSeconds: 5, waitSeconds: 2)
+        let writer = "sk_test_" + UUID().uuidString.prefix(8)
+        #expect(routing.recordWrite(by: writer))
+        let started = Date()
+        #expect(routing.choose(for: writer) === reads)
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
+
     @Test func withoutAReplicaEveryReadGoesToThePrimaryAndNothingIsRecorded() throws {
         let pool = Pool(configuration: PostgresConfiguration(url: try TestEnvironment.databaseURL(), poolSize: 1))
         let redis = RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 1))

@@ -79,9 +79,11 @@ public final class ReadRouting: Sendable {
         let deadline = Date().addingTimeInterval(waitSeconds)
         repeat {
             let caughtUp = try? replica.withConnection { connection in
-                // NULL on a server that is not a standby (the URL points at a primary): it has everything it has.
-                try connection.query("SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS ok",
-                                     [.text(position)]).rows[0].bool("ok")
+                // A server out of recovery (the URL points at a primary, or at a standby promoted by a failover,
+                // whose replay position stays where recovery ended) takes the writes itself: it has them all.
+                try connection.query(
+                    "SELECT NOT pg_is_in_recovery() OR coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS ok",
+                    [.text(position)]).rows[0].bool("ok")
             }
             guard let caughtUp else { return primary }
             if caughtUp { return replica }
