@@ -29,7 +29,8 @@ final class BatchedCommand: @unchecked Sendable {
 
 /// Runs a batch of commands in one open transaction, a savepoint each: a command's refusal, conflict or failure rolls
 /// back only itself, and a retryable one runs again at once with fresh reads (which see the commands before it in
-/// the batch and everything committed), up to its own `maxAttempts`.
+/// the batch and everything committed), up to its own `maxAttempts` — except a deadlock, which is answered as
+/// `Deadlocked` for the caller to run the command again alone after the batch.
 ///
 /// Each command sets its own org scope after its savepoint, so row-level security holds per command. Round trips per
 /// command: one for `RELEASE` of the previous savepoint, `SAVEPOINT` and the scope (pipelined), then its own
@@ -40,6 +41,13 @@ struct CommandBatch {
 
     let connection: Connection
     let projections: [any InlineProjection]
+
+    /// A command that met a deadlock inside the batch: retrying it there cannot help, because the locks the batch's
+    /// earlier commands hold stay taken until the batch commits, so the same cycle forms again (and the same command
+    /// loses it again). It is rolled back to its savepoint and runs alone once the batch has committed.
+    struct Deadlocked: Error {
+        let error: any Error
+    }
 
     /// One result per command, in order; throws when the whole batch is lost.
     func run(_ batch: [BatchedCommand]) throws -> [Result<Void, any Error>] {
@@ -63,6 +71,10 @@ struct CommandBatch {
                 } catch {
                     if connection.isBroken { throw error }
                     try connection.execute("ROLLBACK TO SAVEPOINT \(Self.savepoint)")
+                    if (error as? PostgresError)?.kind == .deadlockDetected {
+                        results.append(.failure(Deadlocked(error: error)))
+                        break
+                    }
                     if attempt < command.maxAttempts && EventLog.isRetryable(error) {
                         attempt += 1
                         continue

@@ -150,7 +150,7 @@ public final class EventLog: Sendable {
     /// Runs one batch of commands: alone when it is one, else in one transaction (`CommandBatch`). When the batch's
     /// transaction fails as a whole (its COMMIT or one of its own statements), nothing of it was kept: each command
     /// runs again alone, unless the connection was lost (then whether COMMIT happened is unknown, and every command
-    /// gets the error, as it would alone).
+    /// gets the error, as it would alone). A command that met a deadlock in the batch runs alone after its commit.
     private func runCommands(_ batch: [BatchedCommand]) -> [Result<Void, any Error>] {
         let alone = { (command: BatchedCommand) in
             Result { try self.transactAlone(in: command.scope, maxAttempts: command.maxAttempts, command.run) }
@@ -158,9 +158,14 @@ public final class EventLog: Sendable {
         guard batch.count > 1 else { return batch.map(alone) }
         do {
             let asked = StageTimings.now()
-            return try pool.transaction { connection in
+            let results = try pool.transaction { connection in
                 StageTimings.shared.record(.transactionOpen, since: asked)
                 return try CommandBatch(connection: connection, projections: projections).run(batch)
+            }
+            // A command that lost a deadlock to a lock its own batch held runs again now that the batch committed.
+            return zip(batch, results).map { command, result in
+                if case .failure(let error) = result, error is CommandBatch.Deadlocked { return alone(command) }
+                return result
             }
         } catch let error as PostgresError where [.connectionLost, .connectFailed, .poolTimeout].contains(error.kind) {
             return batch.map { _ in .failure(error) }

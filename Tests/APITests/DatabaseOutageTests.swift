@@ -1,6 +1,8 @@
 import API
+import Commands
 import Foundation
 import HTTPServer
+import Postgres
 import Testing
 import TestSupport
 
@@ -51,5 +53,15 @@ import TestSupport
             "/public/entitlements", query: ["projectId": tenant.project, "guid": PaymentTests.guidA]))
         #expect(entitlements.status == 200, "\(bodyText(entitlements))")
         #expect(api.respond(to: publicRequest("/public/handoff/resolve", query: ["code": code])).status == 200)
+    }
+
+    @Test func aConflictThatOutlivedItsRetriesIsA503AndABugIsNot() {
+        for kind in [PostgresError.Kind.deadlockDetected, .serializationFailure, .connectionLost, .poolTimeout] {
+            let refusal = DatabaseOutage.refusal(for: PostgresError(kind: kind, message: "x"))
+            #expect(refusal.map { APIError($0).status } == 503, "\(kind)")
+        }
+        for kind in [PostgresError.Kind.uniqueViolation, .other] {
+            #expect(DatabaseOutage.refusal(for: PostgresError(kind: kind, message: "x")) == nil, "\(kind)")
+        }
     }
 }

@@ -108,6 +108,55 @@ import TestSupport
         #expect(try store.readStream(org: org, stream: "counter").map(\.streamVersion) == Array(1...13))
     }
 
+    /// A command that loses a deadlock to a lock an earlier command of its own batch holds cannot win a retry inside
+    /// the batch (that lock stays taken until the batch commits): it runs again alone after the batch, and succeeds.
+    /// Found by the chaos run, where such a recovery request failed five times over (5 s) and answered 500.
+    @Test func aCommandThatLosesADeadlockToItsOwnBatchRunsAgainAloneAfterIt() throws {
+        let fixture = try EventStoreFixture.migrated()
+        let store = fixture.store(poolSize: 8)
+        let org = UUID()
+        let (first, second) = (Int64.random(in: 1...Int64.max), Int64.random(in: 1...Int64.max))
+        // Another session holds the second lock and, later, asks for the first; it never gives up a deadlock itself.
+        let other = try Connection(configuration: PostgresConfiguration(url: fixture.database.adminURL))
+        _ = try other.execute("SET deadlock_timeout = '60s'")
+        _ = try other.execute("BEGIN")
+        _ = try other.query("SELECT pg_advisory_xact_lock($1)", [.int(Int(second))])
+        let transactions = Locked<[Int: UInt64]>([:])
+        let started = Date()
+        onThreads(4) { index in
+            Thread.sleep(forTimeInterval: [0, 0.1, 0.2, 1.0][index])
+            if index == 3 {
+                // The batch [1, 2] runs from about 0.5 s: 1 holds the first lock, 2 waits for the second.
+                do {
+                    _ = try other.query("SELECT pg_advisory_xact_lock($1)", [.int(Int(first))])
+                    _ = try other.execute("COMMIT")
+                } catch {
+                    Issue.record("the other session: \(error)")
+                }
+                return
+            }
+            do {
+                let id = try store.transact(in: .org(org)) { transaction -> UInt64 in
+                    if index == 0 { Thread.sleep(forTimeInterval: 0.5) }
+                    if index > 0 {
+                        _ = try transaction.connection.query(
+                            "SELECT pg_advisory_xact_lock($1)", [.int(Int(index == 1 ? first : second))])
+                    }
+                    return try transaction.append(org: org, stream: "s-\(index)", expectedVersion: .any,
+                                                  events: [sampleEvent(index)], metadata: testMetadata)[0].transactionId
+                }
+                transactions.withLock { $0[index] = id }
+            } catch {
+                Issue.record("command \(index): \(error)")
+            }
+        }
+        let ids = transactions.value
+        #expect(ids.count == 3)
+        #expect(ids[1] != ids[2], "the deadlocked command committed apart from its batch")
+        #expect(Date().timeIntervalSince(started) < 4, "one deadlock (1 s), not five")
+        #expect(try store.readHistory(org: org).count == 3)
+    }
+
     @Test func commandBatchingCanBeTurnedOff() throws {
         let fixture = try EventStoreFixture.migrated()
         let store = EventLog(pool: Pool(configuration: fixture.appConfiguration(poolSize: 8)), commandBatch: 1)
