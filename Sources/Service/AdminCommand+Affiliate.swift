@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin affiliate …`: a project's affiliate campaigns and affiliates (issue 15), as JSON of the shapes the
 /// S2S routes answer. Needs `DATABASE_URL` only; links are on `PUBLIC_BASE_URL`.
@@ -32,23 +30,11 @@ extension AdminCommand {
     /// Runs `handoff admin affiliate <arguments>` (the words after `affiliate`); the exit status of `run`.
     static func runAffiliate(_ arguments: [String], environment: [String: String]) -> Int32 {
         let words = "affiliate " + arguments.prefix(arguments.first == "campaign" ? 2 : 1).joined(separator: " ")
-        do {
-            let command = try parseAffiliate(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let model = AffiliateModel(log: EventLog(pool: pool, projections: ProjectionRegistry.service))
-            print(try performAffiliate(command, model: model, publicBaseURL: configuration.publicBaseURL))
+        return runSubcommand(words, usage: affiliateUsage, environment: environment,
+                             parse: { try parseAffiliate(arguments) }) { command, session in
+            print(try performAffiliate(command, model: AffiliateModel(log: session.log),
+                                       publicBaseURL: session.configuration.publicBaseURL))
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words): \(error.message)\n\(affiliateUsage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words): \(error)")
-            return 1
         }
     }
 

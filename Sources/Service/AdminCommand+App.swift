@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin app …`: a project's apps, their store tokens and forward destinations (issue 14). App secrets are
 /// sealed with `HANDOFF_MASTER_KEY`, which these commands need besides `DATABASE_URL`.
@@ -40,30 +38,15 @@ extension AdminCommand {
     /// Runs `handoff admin app <arguments>` (the words after `app`); the exit status of `run`.
     static func runApp(_ arguments: [String], environment: [String: String]) -> Int32 {
         let words = "app " + arguments.prefix(arguments.first == "destination" ? 2 : 1).joined(separator: " ")
-        do {
-            let command = try parseApp(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let masterKeys = configuration.masterKeyRing else {
-                throw UsageError(message: "HANDOFF_MASTER_KEY is required: app secrets and store tokens are sealed "
-                                 + "with it")
-            }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
+        return runSubcommand(words, usage: appUsage, environment: environment,
+                             parse: { try parseApp(arguments) }) { command, session in
+            let masterKeys = try session.masterKeys("app secrets and store tokens are sealed with it")
+            let log = session.log
             let model = AppModel(log: log, masterKeys: masterKeys, forwardAddresses: ForwardAddresses(
-                allowed: configuration.forwardAllowedNetworks))
+                allowed: session.configuration.forwardAllowedNetworks))
             print(try performApp(command, model: model, ingest: IngestModel(log: log),
-                                 publicBaseURL: configuration.publicBaseURL))
+                                 publicBaseURL: session.configuration.publicBaseURL))
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words): \(error.message)\n\(appUsage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words): \(error)")
-            return 1
         }
     }
 

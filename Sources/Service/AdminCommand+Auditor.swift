@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin org set-auditor-url --org ID --url URL`: where the organization's new signed chain heads are also
 /// delivered (issue 16 §1, docs/audit.md "The auditor URL"); an empty `--url` clears it. The URL is checked like a
@@ -12,18 +10,15 @@ extension AdminCommand {
 
     /// Runs `handoff admin org set-auditor-url <flags>`; prints `{"auditorUrl","changed","orgId"}`.
     static func runSetAuditorURL(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let words = "org set-auditor-url"
-        do {
+        runSubcommand("org set-auditor-url", usage: auditorUsage, environment: environment, parse: {
             let flags = try Flags(arguments, allowed: ["--org", "--url"])
             let org = try field(OrgID.parse(try flags.required("--org"), field: "--org"))
             let text = try flags.required("--url")
-            let url = text.isEmpty ? nil : try field(AppForwardURL.validate(text, field: "--url"))
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let command = SetAuditorURL(log: EventLog(pool: pool, projections: ProjectionRegistry.service),
-                                        forwardAddresses: ForwardAddresses(
-                                            allowed: configuration.forwardAllowedNetworks))
+            return (org, text.isEmpty ? nil : try field(AppForwardURL.validate(text, field: "--url")))
+        }) { (parsed: (OrgID, AppForwardURL?), session) in
+            let (org, url) = parsed
+            let command = SetAuditorURL(log: session.log, forwardAddresses: ForwardAddresses(
+                allowed: session.configuration.forwardAllowedNetworks))
             let changed = try command.run(org: org, url: url, field: "--url",
                                           metadata: EventMetadata(actor: .admin("cli")))
             let answer: EventJSON = .object([
@@ -32,15 +27,6 @@ extension AdminCommand {
             ])
             print(answer.canonicalText)
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words): \(error.message)\n\(auditorUsage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words): \(error)")
-            return 1
         }
     }
 }

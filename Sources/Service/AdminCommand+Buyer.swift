@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin buyer erase`: erase a buyer's personal data (issue 16 §5, docs/personal-data.md "Erasure"), by
 /// guid or by e-mail address, exactly as the S2S erasure routes do (the same command, the same audited function; the
@@ -23,17 +21,9 @@ extension AdminCommand {
     /// Runs `handoff admin buyer <arguments>` (the words after `buyer`); the exit status of `run`.
     static func runBuyer(_ arguments: [String], environment: [String: String]) -> Int32 {
         let words = (["buyer"] + arguments.prefix(1)).joined(separator: " ")
-        do {
-            let command = try parseBuyer(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let secrets = configuration.identity else {
-                throw UsageError(message: "HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are "
-                    + "required (the identity secrets)")
-            }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
-            let erase = EraseBuyer(IdentityContext(log: log, secrets: secrets))
+        return runSubcommand(words, usage: buyerUsage, environment: environment,
+                             parse: { try parseBuyer(arguments) }) { command, session in
+            let erase = EraseBuyer(IdentityContext(log: session.log, secrets: try session.identity()))
             let metadata = EventMetadata(actor: .admin("cli"))
             switch command {
             case .eraseGuid(let org, let guid):
@@ -47,15 +37,6 @@ extension AdminCommand {
                     .canonicalText)
             }
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words): \(error.message)\n\(buyerUsage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words): \(error)")
-            return 1
         }
     }
 

@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin buyer timeline`: the buyer's (or one payment's) diagnostic timeline with its verdict, the same as
 /// `GET /s2s/v1/users/{guid}/timeline` and `GET /s2s/v1/payments/{paymentId}/timeline` (docs/diagnostics.md). Needs
@@ -22,12 +20,9 @@ extension AdminCommand {
 
     /// Runs `handoff admin buyer timeline <arguments>`; the exit status of `run` (1 for an unknown buyer or payment).
     static func runBuyerTimeline(_ arguments: [String], environment: [String: String]) -> Int32 {
-        do {
-            let command = try parseBuyerTimeline(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let timelines = BuyerTimelines(log: EventLog(pool: pool, projections: ProjectionRegistry.service))
+        runSubcommand("buyer timeline", usage: buyerTimelineUsage, environment: environment,
+                      parse: { try parseBuyerTimeline(arguments) }) { command, session in
+            let timelines = BuyerTimelines(log: session.log)
             let found: Timeline?
             let asJSON: Bool
             switch command {
@@ -44,12 +39,6 @@ extension AdminCommand {
             }
             print(asJSON ? timeline.json.canonicalText : timeline.text, terminator: asJSON ? "\n" : "")
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin buyer timeline: \(error.message)\n\(buyerTimelineUsage)")
-            return 2
-        } catch {
-            Subcommands.printError("handoff admin buyer timeline: \(error)")
-            return 1
         }
     }
 

@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin dashboard-link --project P`: a signed link to the project's handoff dashboard, valid one hour,
 /// as `POST /s2s/v1/dashboard-links` makes it (docs/diagnostics.md "Dashboard"). Needs `HANDOFF_MASTER_KEY` (the
@@ -15,17 +13,13 @@ extension AdminCommand {
 
     /// Runs `handoff admin dashboard-link <arguments>`; the exit status of `run` (1 for an unknown project).
     static func runDashboardLink(_ arguments: [String], environment: [String: String]) -> Int32 {
-        do {
+        runSubcommand("dashboard-link", usage: dashboardLinkUsage, environment: environment, parse: {
             let flags = try Flags(arguments, allowed: ["--project"])
-            let project = try field(ProjectID.parse(try flags.required("--project"), field: "--project"))
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let secrets = configuration.identity else {
-                throw UsageError(message: "HANDOFF_MASTER_KEY, HANDOFF_LOOKUP_PEPPER and HANDOFF_PASS_KEYS are "
-                    + "required (the identity secrets)")
-            }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            guard let found = try ProjectLookup(pool: pool).publicProject(project) else {
+            return try field(ProjectID.parse(try flags.required("--project"), field: "--project"))
+        }) { project, session in
+            let secrets = try session.identity()
+            let configuration = session.configuration
+            guard let found = try ProjectLookup(pool: session.pool).publicProject(project) else {
                 Subcommands.printError("handoff admin dashboard-link: no project has this id")
                 return 1
             }
@@ -36,12 +30,6 @@ extension AdminCommand {
                 "token": .string(signed.token), "expiresAt": .string(PaymentFields.text(signed.expiresAt)),
             ]).canonicalText)
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin dashboard-link: \(error.message)\n\(dashboardLinkUsage)")
-            return 2
-        } catch {
-            Subcommands.printError("handoff admin dashboard-link: \(error)")
-            return 1
         }
     }
 }

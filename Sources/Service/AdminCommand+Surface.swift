@@ -1,8 +1,6 @@
 import Commands
 import Domain
-import EventStore
 import Foundation
-import Postgres
 
 /// `handoff admin surface …`: the surfaces of iOS apps, where a developer's server forwards the app's App Store
 /// notifications (issue 15, docs/affiliates.md). Forwarding secrets are sealed with `HANDOFF_MASTER_KEY`, which these
@@ -26,27 +24,13 @@ extension AdminCommand {
     /// Runs `handoff admin surface <arguments>` (the words after `surface`); the exit status of `run`.
     static func runSurface(_ arguments: [String], environment: [String: String]) -> Int32 {
         let words = (["surface"] + arguments.prefix(1)).joined(separator: " ")
-        do {
-            let command = try parseSurface(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            guard let masterKeys = configuration.masterKeyRing else {
-                throw UsageError(message: "HANDOFF_MASTER_KEY is required: forwarding secrets are sealed with it")
-            }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let log = EventLog(pool: pool, projections: ProjectionRegistry.service)
-            let model = SurfaceModel(log: log, masterKeys: masterKeys)
-            print(try performSurface(command, model: model, publicBaseURL: configuration.publicBaseURL, now: Date()))
+        return runSubcommand(words, usage: surfaceUsage, environment: environment,
+                             parse: { try parseSurface(arguments) }) { command, session in
+            let model = SurfaceModel(log: session.log,
+                                     masterKeys: try session.masterKeys("forwarding secrets are sealed with it"))
+            print(try performSurface(command, model: model, publicBaseURL: session.configuration.publicBaseURL,
+                                     now: Date()))
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words): \(error.message)\n\(surfaceUsage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words): \(error)")
-            return 1
         }
     }
 

@@ -69,23 +69,10 @@ public enum AdminCommand {
             }
             return runSurface(Array(arguments.dropFirst()), environment: environment)
         }
-        do {
-            let command = try parse(arguments)
-            guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
-            let pool = Pool(configuration: PostgresConfiguration(url: configuration.databaseURL, poolSize: 1))
-            defer { pool.close() }
-            let json = try perform(command, model: WriteModel(pool: pool, secrets: nil))
-            print(json)
+        return runSubcommand(words.joined(separator: " "), usage: usage, environment: environment,
+                             parse: { try parse(arguments) }) { command, session in
+            print(try perform(command, model: WriteModel(pool: session.pool, secrets: nil)))
             return 0
-        } catch let error as UsageError {
-            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(error.message)\n\(usage)")
-            return 2
-        } catch let refusal as Refusal {
-            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(refusal.message)")
-            return refusal.kind == .invalid ? 2 : 1
-        } catch {
-            Subcommands.printError("handoff admin \(words.joined(separator: " ")): \(error)")
-            return 1
         }
     }
 
