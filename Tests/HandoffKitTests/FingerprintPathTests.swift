@@ -12,17 +12,11 @@ import TestSupport
     /// Opens `url` in headless Chromium as the iPhone of `KitClients.iPhone` (Tests/Peers/page_browser.py).
     private func browse(_ url: String) async throws -> [String: Any] {
         let phone = KitClients.iPhone
-        let child = try ChildProcess([
-            "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url=" + url,
-            "--user-agent=" + Self.iPhoneAgent, "--accept-language=de-DE,de;q=0.9",
-            "--width=\(phone.screenWidth)", "--height=\(phone.screenHeight)",
-            "--timezone=" + (phone.timeZone ?? ""), "--timeout=30",
-        ])
-        let status = try await offPool { try child.wait(timeout: 120) }
-        let output = child.output()
-        #expect(status == .exited(0), "\(output)")
-        let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        let browser = PageBrowser(userAgent: Self.iPhoneAgent, acceptLanguage: "de-DE,de;q=0.9",
+                                  width: phone.screenWidth, height: phone.screenHeight, timezone: phone.timeZone ?? "")
+        let visit = try await offPool { try browser.open(url) }
+        #expect(visit.termination == .exited(0), "\(visit.output)")
+        return visit.result
     }
 
     @Test(.enabled(if: HeadlessChromium.shouldRun,

@@ -21,17 +21,11 @@ import TestSupport
 
     /// Opens `url` in headless Chromium (a 1024×1400 window) and writes a screenshot to `screenshot`.
     private func browse(_ url: String, acceptLanguage: String, screenshot: String) throws -> [String: Any] {
-        let child = try ChildProcess([
-            "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url=\(url)",
-            "--user-agent=Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0", "--accept-language=\(acceptLanguage)",
-            "--width=1024", "--height=1400", "--timezone=Europe/Berlin", "--timeout=30",
-            "--ready-selector=#unidentified", "--screenshot=\(screenshot)",
-        ])
-        let status = try child.wait(timeout: 120)
-        let output = child.output()
-        #expect(status == .exited(0), "\(output)")
-        let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        let desktop = PageBrowser(userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0",
+                                  acceptLanguage: acceptLanguage, width: 1024, height: 1400, timezone: "Europe/Berlin")
+        let visit = try desktop.open(url, options: ["--ready-selector=#unidentified", "--screenshot=\(screenshot)"])
+        #expect(visit.termination == .exited(0), "\(visit.output)")
+        return visit.result
     }
 
     @Test(.enabled(if: HeadlessChromium.shouldRun,

@@ -28,16 +28,11 @@ import TestSupport
     /// Opens `url` in headless Chromium as a Pixel (393×852 CSS pixels, Europe/Berlin) through
     /// Tests/Peers/page_browser.py.
     private func browse(_ url: String, acceptLanguage: String) throws -> [String: Any] {
-        let child = try ChildProcess([
-            "python3", HandoffBinary.packageRoot() + "/Tests/Peers/page_browser.py", "--url", url,
-            "--user-agent", Self.userAgent, "--accept-language", acceptLanguage, "--width", "393", "--height", "852",
-            "--timezone", "Europe/Berlin", "--timeout", "30",
-        ])
-        let status = try child.wait(timeout: 120)
-        let output = child.output()
-        #expect(status == .exited(0), "\(output)")
-        let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        let pixel = PageBrowser(userAgent: Self.userAgent, acceptLanguage: acceptLanguage, width: 393, height: 852,
+                                timezone: "Europe/Berlin")
+        let visit = try pixel.open(url)
+        #expect(visit.termination == .exited(0), "\(visit.output)")
+        return visit.result
     }
 
     @Test(.enabled(if: HeadlessChromium.shouldRun,
