@@ -130,15 +130,10 @@ import TestSupport
                     repeat('b', 64), 'ios', now())
             """),
         Table(name: "recording_packets", insert: """
-            WITH s AS (
-                INSERT INTO recording_sessions (org_id, project_id, app_id, session_id, install_hash, secret_hash,
-                                                platform, created_at)
-                VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid()::text, repeat('a', 64),
-                        repeat('b', 64), 'ios', now())
-                RETURNING app_id, session_id)
             INSERT INTO recording_packets (org_id, app_id, session_id, seq, started_at, ended_at, event_count,
                                            events, received_at)
-            SELECT $1::uuid, app_id, session_id, 0, now(), now(), 1, decode('7b7d', 'hex'), now() FROM s
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid()::text, 0, now(), now(), 1, decode('7b7d', 'hex'),
+                    now())
             """),
         Table(name: "replay_assets", insert: """
             INSERT INTO replay_assets (org_id, app_id, sha256, mime, bytes, created_at)

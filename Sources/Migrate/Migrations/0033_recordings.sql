@@ -17,7 +17,8 @@ CREATE TABLE recording_sessions (
 );
 
 -- One row per packet, `seq` counting a session's packets from 0 (a re-sent packet is 403 `duplicate`). `events` is
--- the inflated NDJSON of rrweb events, screenshots' bytes taken out (kept in `replay_assets` or dropped).
+-- the inflated NDJSON of rrweb events, screenshots' bytes taken out (kept in `replay_assets` or dropped). Its session
+-- row is written in the same transaction (`RecordingStore.write`); no foreign key, like the other ingest tables.
 CREATE TABLE recording_packets (
     org_id       uuid        NOT NULL,
     app_id       uuid        NOT NULL,
@@ -29,8 +30,7 @@ CREATE TABLE recording_packets (
     event_count  integer     NOT NULL CHECK (event_count >= 1),
     events       bytea       NOT NULL,
     received_at  timestamptz NOT NULL,
-    PRIMARY KEY (app_id, session_id, seq),
-    FOREIGN KEY (app_id, session_id) REFERENCES recording_sessions (app_id, session_id) ON DELETE CASCADE
+    PRIMARY KEY (app_id, session_id, seq)
 );
 
 -- Screenshots by content (SHA-256 of the image bytes), once per app: a second packet with the same image stores

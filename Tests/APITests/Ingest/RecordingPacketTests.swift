@@ -204,8 +204,10 @@ import TestSupport
         #expect(detail(try packet(Self.header(key: app.key, at: at), many))
                 == "events: more than 2000 events in one packet")
         // 3 MiB of one line inflated from a few KiB: refused once past 2 MiB, never held whole.
-        let bomb = fixture.recording(try packet(Self.header(key: app.key, at: at),
-                                                String(repeating: "0", count: 3 * 1024 * 1024)))
+        let zeros = try Shell.run(["python3", "-c", "import base64, gzip, sys; "
+                                   + "sys.stdout.write(base64.b64encode(gzip.compress(b'0' * 3145728)).decode())"])
+        let deflated = try #require(Data(base64Encoded: zeros.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let bomb = fixture.recording(RecordingFrame.join(header: header, events: Array(deflated)))
         #expect(bomb.status == 413)
         #expect(bodyText(bomb) == #"{"ok":false,"code":"too_large"}"#)
         // The server refuses a body over the route's limit before the handler runs, in the compact shape.
