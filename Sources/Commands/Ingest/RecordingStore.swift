@@ -60,6 +60,28 @@ public struct RecordingStore: Sendable {
         }
     }
 
+    /// Deletes the recorded sessions of install `installHash` (HMAC of `appId:ins`, as written) of app `appId` in
+    /// `org` and their packets, for a device erasure; answers how many sessions. Screenshots stay: they are stored
+    /// once per content for the whole app and hold no install.
+    @discardableResult
+    public func erase(org: OrgID, appId: AppID, installHash: String) throws -> Int {
+        let results = try pool.withConnection { connection in
+            try connection.pipeline([
+                OrgScope.org(org.uuid).statement,
+                Statement("""
+                    DELETE FROM recording_packets p USING recording_sessions s
+                    WHERE s.org_id = $1::uuid AND s.app_id = $2::uuid AND s.install_hash = $3
+                        AND p.app_id = s.app_id AND p.session_id = s.session_id
+                    """, [.text(org.description), .text(appId.description), .text(installHash)]),
+                Statement("""
+                    DELETE FROM recording_sessions
+                    WHERE org_id = $1::uuid AND app_id = $2::uuid AND install_hash = $3 RETURNING session_id
+                    """, [.text(org.description), .text(appId.description), .text(installHash)]),
+            ])
+        }
+        return results[2].rows.count
+    }
+
     /// One stored packet as the recordings list shows it.
     public struct Packet: Sendable, Equatable {
         public var seq: Int

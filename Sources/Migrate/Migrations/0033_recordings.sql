@@ -58,15 +58,16 @@ BEGIN
 END
 $$;
 
--- The application role inserts and reads; nothing moves (an erasure deletes through the owner later).
+-- The application role inserts and reads; nothing moves. A device erasure (`POST /v1/m/erase`) deletes an install's
+-- sessions and packets (`RecordingStore.erase`); screenshots are shared by content, so they stay.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'handoff_app') THEN
         RAISE NOTICE 'role handoff_app does not exist; grant the application role its privileges yourself';
         RETURN;
     END IF;
-    GRANT SELECT, INSERT ON recording_sessions TO handoff_app;
-    GRANT SELECT, INSERT ON recording_packets TO handoff_app;
+    GRANT SELECT, INSERT, DELETE ON recording_sessions TO handoff_app;
+    GRANT SELECT, INSERT, DELETE ON recording_packets TO handoff_app;
     GRANT SELECT, INSERT ON replay_assets TO handoff_app;
 END
 $$;

@@ -30,10 +30,11 @@ import TestSupport
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func header(key: String, plat: String = "ios", bid: String = "com.example.Reader", sid: String = "S-1",
+    static func header(key: String, plat: String = "ios", bid: String = "com.example.Reader", ins: String = "I-4F2A",
+                       sid: String = "S-1",
                        seq: Int = 0, sec: String = "session-secret-0123456789", cm: String = "opt_in",
                        cs: String = "gg", scr: String = "Home", at: Int) -> String {
-        #"{"v":1,"k":"\#(key)","plat":"\#(plat)","bid":"\#(bid)","ins":"I-4F2A","sid":"\#(sid)","seq":\#(seq),"#
+        #"{"v":1,"k":"\#(key)","plat":"\#(plat)","bid":"\#(bid)","ins":"\#(ins)","sid":"\#(sid)","seq":\#(seq),"#
             + #""sec":"\#(sec)","at":\#(at),"scr":"\#(scr)","cm":"\#(cm)","cs":"\#(cs)"}"#
     }
 
@@ -251,5 +252,35 @@ import TestSupport
         #expect(limited.status == 429)
         let retryAfter = try #require(limited.headers["Retry-After"])
         #expect(bodyText(limited) == #"{"ok":false,"code":"rate_limited","retryAfter":\#(retryAfter)}"#)
+    }
+
+    @Test func aDeviceErasureDeletesTheInstallsSessionsAndPacketsOnly() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try recordingApp(fixture)
+        let at = now
+        for (sid, ins) in [("S-1", "I-4F2A"), ("S-2", "I-4F2A"), ("S-3", "I-OTHER")] {
+            #expect(bodyText(fixture.recording(try packet(Self.header(key: app.key, ins: ins, sid: sid, at: at),
+                                                          Self.events(at: at)))) == "ok")
+        }
+        let owner = try fixture.apps.tenants.ownerConnection()
+        let installHash = try owner.query(
+            "SELECT install_hash FROM recording_sessions WHERE app_id = $1::uuid AND session_id = 'S-1'",
+            [.text(app.appId)]).rows[0].string("install_hash")
+        let store = RecordingStore(pool: Pool(configuration: PostgresConfiguration(
+            url: fixture.apps.tenants.database.appURL, poolSize: 1)))
+        let org = try OrgID.parse(app.tenant.org).get()
+        let appId = try AppID.parse(app.appId).get()
+        #expect(try store.erase(org: org, appId: appId, installHash: installHash) == 2)
+        let left = try owner.query("SELECT session_id FROM recording_packets WHERE app_id = $1::uuid",
+                                   [.text(app.appId)]).rows.map { try $0.string("session_id") }
+        #expect(left == ["S-3"])
+        #expect(try count(fixture, "recording_sessions", app: app.appId) == 1)
+        // Another org's scope deletes nothing.
+        let stranger = try OrgID.parse(try fixture.apps.tenants.tenant().org).get()
+        let otherHash = try owner.query(
+            "SELECT install_hash FROM recording_sessions WHERE app_id = $1::uuid", [.text(app.appId)]).rows[0]
+            .string("install_hash")
+        #expect(try store.erase(org: stranger, appId: appId, installHash: otherHash) == 0)
+        #expect(try count(fixture, "recording_packets", app: app.appId) == 1)
     }
 }
