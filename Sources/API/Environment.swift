@@ -61,6 +61,8 @@ public struct Environment: Sendable {
     public let ingestConfigLimit: RateLimit
     /// Stored app-ingest batches per project and UTC day (`INGEST_DAILY_BATCHES`); more are `stored:false, quota`.
     public let ingestDailyBatches: Int
+    /// The budget of each client IP on `POST /v1/m/r` (recording packets).
+    public let ingestRecordingLimit: RateLimit
     /// The current time; tests inject their own to expire passes.
     public let clock: @Sendable () -> Date
     /// Which client addresses share a per-client budget: IPv4 by address, IPv6 by prefix (`IPV6_PREFIX_LENGTH`).
@@ -123,6 +125,11 @@ public struct Environment: Sendable {
     public static let defaultIngestConfigLimit = RateLimit.perWindow(
         name: "ingest-config", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 600 recording packets per minute per client IP (an SDK sends one every few seconds while recording; IPs shared
+    /// by many devices need room); without Redis, 503 `unavailable` (fail closed, like every public limit).
+    public static let defaultIngestRecordingLimit = RateLimit.perWindow(
+        name: "ingest-recording", count: 600, seconds: 60, onFailure: .closed)
+
     /// A million stored batches per project and day.
     public static let defaultIngestDailyBatches = 1_000_000
 
@@ -150,8 +157,10 @@ public struct Environment: Sendable {
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
         forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
         ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit,
-        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches
+        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+        ingestRecordingLimit: RateLimit = Environment.defaultIngestRecordingLimit
     ) {
+        self.ingestRecordingLimit = ingestRecordingLimit
         self.ingestConfigLimit = ingestConfigLimit
         self.ingestDailyBatches = ingestDailyBatches
         self.model = model

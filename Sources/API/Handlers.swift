@@ -70,6 +70,9 @@ enum Handlers {
         case .ingestConfig(let publishableKey):
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
+        case .ingestRecording: return try RecordingPacketHandler.receive(request, context, environment)
+        case .appRecordings(let appId):
+            return try RecordingListHandler.list(request, context, environment, appId: appId)
         }
     }
 }

@@ -106,6 +106,11 @@ public enum Route: Sendable, Equatable {
     case ingestConfig(publishableKey: String)
     /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
     case ingestBatch
+    /// `POST /v1/m/r`: a session-recording packet (`X3R1` framing, gzip NDJSON of rrweb events); answers text `ok`
+    /// or `off` (docs/recordings.md).
+    case ingestRecording
+    /// `GET /s2s/v1/apps/{appId}/recordings?sessionId=`: a session's recording packets, by `seq`.
+    case appRecordings(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -170,6 +175,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
+        Endpoint(.post, "/v1/m/r") { _ in .ingestRecording },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/recordings") { .appRecordings(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -201,6 +208,7 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
+        case .appRecordings: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -219,6 +227,8 @@ public enum Route: Sendable, Equatable {
         case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
         // 64 KiB on the wire; `IngestBatchHandler` caps the inflated body at the same.
         case .ingestBatch: return 65536
+        // 512 KiB on the wire (screenshots travel inside); `RecordingPacketHandler` caps the inflated events at 2 MiB.
+        case .ingestRecording: return 524_288
         }
     }
 
@@ -227,7 +237,8 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
-             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch:
+             .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch,
+             .ingestRecording:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
@@ -235,6 +246,8 @@ public enum Route: Sendable, Equatable {
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
         case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
+            return .secretKey
+        case .appRecordings:
             return .secretKey
         case .dashboard:
             return .open
@@ -245,7 +258,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig, .ingestBatch: return true
+        case .ingestConfig, .ingestBatch, .ingestRecording: return true
         default: return false
         }
     }

@@ -36,6 +36,10 @@ import TestSupport
         "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),
+        // Session recordings (0033): inserted; an install's sessions and packets are deleted by a device erasure.
+        "recording_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        "replay_assets": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

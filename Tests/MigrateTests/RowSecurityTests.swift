@@ -123,6 +123,22 @@ import TestSupport
             VALUES (current_date, $1::uuid, gen_random_uuid(), repeat('a', 64), gen_random_uuid()::text, 'v1', 1,
                     now(), now())
             """),
+        Table(name: "recording_sessions", insert: """
+            INSERT INTO recording_sessions (org_id, project_id, app_id, session_id, install_hash, secret_hash,
+                                            platform, created_at)
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid()::text, repeat('a', 64),
+                    repeat('b', 64), 'ios', now())
+            """),
+        Table(name: "recording_packets", insert: """
+            INSERT INTO recording_packets (org_id, app_id, session_id, seq, started_at, ended_at, event_count,
+                                           events, received_at)
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid()::text, 0, now(), now(), 1, decode('7b7d', 'hex'),
+                    now())
+            """),
+        Table(name: "replay_assets", insert: """
+            INSERT INTO replay_assets (org_id, app_id, sha256, mime, bytes, created_at)
+            VALUES ($1::uuid, gen_random_uuid(), repeat('c', 64), 'image/png', decode('00', 'hex'), now())
+            """),
         Table(name: "affiliate_campaigns", insert: """
             INSERT INTO affiliate_campaigns (campaign_id, org_id, project_id, name, commission, window_days, hold_days,
                                              created_at)

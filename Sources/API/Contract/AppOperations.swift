@@ -83,7 +83,8 @@ enum AppOperations {
         ]),
         responses: [
             .json(201, "the app, with its store token and store URLs", appWithToken,
-                  links: appLinks() + StoreOperations.links + SurfaceOperations.links + IngestOperations.links),
+                  links: appLinks() + StoreOperations.links + SurfaceOperations.links + IngestOperations.links
+                      + RecordingOperations.links),
             .error(400, "a field is refused; the message names it", codes: settingCodes + [.platformFormat]),
         ])
 
@@ -105,7 +106,8 @@ enum AppOperations {
         id: "getApp", summary: "An app of the key's project; secrets as {\"set\":true}", tag: "server-to-server",
         parameters: [.path("appId", ContractFields.appId)],
         responses: [
-            .json(200, "the app", app, links: Array(appLinks().dropFirst()) + IngestOperations.links),
+            .json(200, "the app", app, links: Array(appLinks().dropFirst()) + IngestOperations.links
+                      + RecordingOperations.links),
             .error(400, "VALIDATION_APP_ID_FORMAT", codes: appIdCodes),
             notFound,
         ])

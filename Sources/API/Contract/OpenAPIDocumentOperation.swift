@@ -8,8 +8,9 @@ struct OpenAPIDocumentOperation {
         let body: JSONValue? = operation.body.map { schema in
             .object([
                 ("required", true),
-                ("description", .string("JSON, at most \(bodyLimit) bytes")),
-                ("content", ["application/json": ["schema": schema.json]]),
+                ("description", .string(operation.bodyMediaType == "application/json"
+                    ? "JSON, at most \(bodyLimit) bytes" : "\(operation.bodyMediaType), at most \(bodyLimit) bytes")),
+                ("content", .object([.init(operation.bodyMediaType, .object([.init("schema", schema.json)]))])),
             ])
         }
         return .object([

@@ -11,14 +11,17 @@ struct OpenAPIOperation: Sendable {
     var parameters: [OpenAPIParameter] = []
     /// The JSON body, if the route reads one.
     var body: JSONSchema?
+    /// The body's media type (`application/json` unless the route reads another, e.g. `application/octet-stream`).
+    var bodyMediaType = "application/json"
     /// The answers this route gives itself (not those `OpenAPIDocument` adds).
     var responses: [OpenAPIResponse]
     /// Whether the route needs Postgres or Redis, and so answers 503 while they are down.
     var usesBackends = true
 
     init(id: String, summary: String, description: String? = nil, tag: String,
-         parameters: [OpenAPIParameter] = [], body: JSONSchema? = nil, responses: [OpenAPIResponse],
-         usesBackends: Bool = true) {
+         parameters: [OpenAPIParameter] = [], body: JSONSchema? = nil,
+         bodyMediaType: String = "application/json", responses: [OpenAPIResponse], usesBackends: Bool = true) {
+        self.bodyMediaType = bodyMediaType
         self.id = id
         self.summary = summary
         self.description = description

@@ -32,6 +32,12 @@ public struct IngestRefusal: Error, Sendable, Equatable {
     public static let disabled = IngestRefusal(status: 403, code: "disabled")
     /// 403: "leads from the app" is off.
     public static let leadDisabled = IngestRefusal(status: 403, code: "lead_disabled")
+    /// 403: a recording packet's `sec` is not the secret its session's first packet fixed.
+    public static let secret = IngestRefusal(status: 403, code: "secret")
+    /// 403: a recording packet with this session's `seq` is already stored.
+    public static let duplicate = IngestRefusal(status: 403, code: "duplicate")
+    /// 422: the recorded screen matches the app's `recording.excludeScreens`.
+    public static let pageExcluded = IngestRefusal(status: 422, code: "page_excluded")
     /// 413: the body (after inflation) is larger than the route takes.
     public static let tooLarge = IngestRefusal(status: 413, code: "too_large")
 

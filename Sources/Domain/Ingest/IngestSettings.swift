@@ -14,7 +14,8 @@ public struct IngestSettings: Sendable, Equatable, Codable {
         public var screenshots: Bool
         public var maxFps: Int
         public var wifiOnly: Bool
-        /// Whether the SDK reports the recorder's own health (dropped frames, memory).
+        /// Whether the app is a health app (its screens may show health data): recordings need consent mode
+        /// `opt_in` and never keep screenshots (`RecordingAdmission`, docs/recordings.md).
         public var health: Bool
     }
 

@@ -3,7 +3,9 @@
 public enum IngestSettingsChange {
     /// The names a change may carry, in the order they are applied.
     public static let names = ["enabled", "identify", "leads", "blocked-events", "exclude-screens",
-                               "session-timeout-ms", "flush-interval-ms", "flush-events"]
+                               "session-timeout-ms", "flush-interval-ms", "flush-events",
+                               "recording", "recording-screenshots", "recording-health", "recording-exclude-screens",
+                               "recording-sample-rate"]
 
     /// `settings` with each of `changes` (name → text) applied; refuses the first bad one naming `--<name>`.
     public static func apply(_ changes: [String: String], to settings: IngestSettings)
@@ -26,6 +28,21 @@ public enum IngestSettingsChange {
                 .failure(FieldRefusal(field: field, code: .validationFailed, rule: rule))
             }
             switch name {
+            case "recording", "recording-screenshots", "recording-health":
+                guard let value = toggle() else { return refuse("be on or off") }
+                if name == "recording" { result.recording.enabled = value }
+                if name == "recording-screenshots" { result.recording.screenshots = value }
+                if name == "recording-health" { result.recording.health = value }
+            case "recording-exclude-screens":
+                guard let value = list() else {
+                    return refuse("be up to 100 comma-separated names of 1–128 printable characters")
+                }
+                result.recording.excludeScreens = value
+            case "recording-sample-rate":
+                guard let value = Double(text), value.isFinite, (0...1).contains(value) else {
+                    return refuse("be a number from 0 to 1")
+                }
+                result.recording.sampleRate = value
             case "enabled", "identify", "leads":
                 guard let value = toggle() else { return refuse("be on or off") }
                 if name == "enabled" { result.enabled = value }

@@ -13,11 +13,13 @@ struct IngestFixture {
 
     static func migrated(ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                          redisURL: String? = nil,
-                         ingestDailyBatches: Int = Environment.defaultIngestDailyBatches) throws -> IngestFixture {
+                         ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+                         ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600))
+        throws -> IngestFixture {
         let apps = try AppFixture.migrated()
         return IngestFixture(apps: apps, api: try apps.tenants.responder(
             redisURL: redisURL, poolSize: 4, ingestConfigLimit: ingestConfigLimit,
-            ingestDailyBatches: ingestDailyBatches))
+            ingestDailyBatches: ingestDailyBatches, ingestRecordingLimit: ingestRecordingLimit))
     }
 
     /// An app made over S2S in a new tenant's project: its id, publishable key and the tenant.
@@ -54,6 +56,14 @@ struct IngestFixture {
         if let userAgent { headers.append(("User-Agent", userAgent)) }
         return api.respond(to: Request(method: .post, path: "/v1/m/batch", query: [:], headers: Headers(headers),
                                        body: body, clientIP: clientIP, remoteAddress: clientIP))
+    }
+
+    /// `POST /v1/m/r` with a recording packet's bytes, as the SDK sends it.
+    func recording(_ body: [UInt8], clientIP: String = "198.51.100.74") -> Response {
+        api.respond(to: Request(method: .post, path: "/v1/m/r", query: [:],
+                                headers: Headers([("Content-Type", "application/octet-stream"),
+                                                  ("User-Agent", "X3Kit/1.4.2 (iOS 17.5.1)")]),
+                                body: body, clientIP: clientIP, remoteAddress: clientIP))
     }
 
     /// `handoff admin app <arguments>` with the master key.

@@ -92,6 +92,7 @@ enum RequestTargetFuzz {
         case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
              .appDeliveries(let appId):
             [("appId", appId)]
+        case .appRecordings(let appId): [("appId", appId)]
         case .storeNotification(_, let token): [("token", token)]
         case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
