@@ -59,6 +59,8 @@ public struct Environment: Sendable {
     public let storeChecks: StoreChecks
     /// The budget of each client IP on `GET /v1/m/config/{pk}`.
     public let ingestConfigLimit: RateLimit
+    /// The budget of `POST /v1/m/lead`, counted per project and client IP and, separately, per project and install.
+    public let ingestLeadLimit: RateLimit
     /// Stored app-ingest batches per project and UTC day (`INGEST_DAILY_BATCHES`); more are `stored:false, quota`.
     public let ingestDailyBatches: Int
     /// The current time; tests inject their own to expire passes.
@@ -123,6 +125,11 @@ public struct Environment: Sendable {
     public static let defaultIngestConfigLimit = RateLimit.perWindow(
         name: "ingest-config", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 3 leads per minute (per project and client IP, and per project and install); without Redis, 503
+    /// `unavailable` (fail closed, like every public limit).
+    public static let defaultIngestLeadLimit = RateLimit.perWindow(
+        name: "ingest-lead", count: 3, seconds: 60, onFailure: .closed)
+
     /// A million stored batches per project and day.
     public static let defaultIngestDailyBatches = 1_000_000
 
@@ -150,8 +157,10 @@ public struct Environment: Sendable {
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
         forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
         ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit,
-        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches
+        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+        ingestLeadLimit: RateLimit = Environment.defaultIngestLeadLimit
     ) {
+        self.ingestLeadLimit = ingestLeadLimit
         self.ingestConfigLimit = ingestConfigLimit
         self.ingestDailyBatches = ingestDailyBatches
         self.model = model

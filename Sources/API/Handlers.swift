@@ -70,6 +70,8 @@ enum Handlers {
         case .ingestConfig(let publishableKey):
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
+        case .ingestLead: return try IngestLeadHandler.receive(request, context, environment)
+        case .appLeads(let appId): return try AppLeadsHandler.list(request, context, environment, appId: appId)
         }
     }
 }

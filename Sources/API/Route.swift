@@ -106,6 +106,10 @@ public enum Route: Sendable, Equatable {
     case ingestConfig(publishableKey: String)
     /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
     case ingestBatch
+    /// `POST /v1/m/lead`: a lead form from the app's SDK (202; double submits record one lead).
+    case ingestLead
+    /// `GET /s2s/v1/apps/{appId}/leads?limit=&after=`: the leads an app of the key's project received, newest first.
+    case appLeads(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -170,6 +174,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
+        Endpoint(.post, "/v1/m/lead") { _ in .ingestLead },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -201,6 +207,9 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
+        case .appLeads: return 0
+        // `IngestLeadHandler` caps the inflated body at the same.
+        case .ingestLead: return 8192
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -238,6 +247,8 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .dashboard:
             return .open
+        case .ingestLead: return .open
+        case .appLeads: return .secretKey
         }
     }
 
@@ -245,7 +256,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig, .ingestBatch: return true
+        case .ingestConfig, .ingestBatch, .ingestLead: return true
         default: return false
         }
     }

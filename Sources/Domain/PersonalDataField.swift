@@ -13,6 +13,10 @@ public struct PersonalDataField: RawRepresentable, Sendable, Hashable, CustomStr
     public static let email = PersonalDataField(rawValue: "email")
     /// A client IP address.
     public static let ipAddress = PersonalDataField(rawValue: "ip")
+    /// The first name a lead form carried (`POST /v1/m/lead`).
+    public static let firstName = PersonalDataField(rawValue: "firstName")
+    /// The free text a lead form carried (`POST /v1/m/lead`).
+    public static let message = PersonalDataField(rawValue: "message")
 
     public var description: String { rawValue }
 }

@@ -86,7 +86,8 @@ public final class RunningAPI: Sendable {
             surfaceLimit: Environment.defaultSurfaceLimit.scaled(by: factor),
             forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours),
             ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor),
-            ingestDailyBatches: configuration.ingestDailyBatches)
+            ingestDailyBatches: configuration.ingestDailyBatches,
+            ingestLeadLimit: Environment.defaultIngestLeadLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

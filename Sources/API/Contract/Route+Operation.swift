@@ -53,6 +53,8 @@ extension Route {
         case .dashboard: return DiagnosticsOperations.dashboard
         case .ingestConfig: return IngestOperations.config
         case .ingestBatch: return IngestOperations.batch
+        case .ingestLead: return IngestOperations.lead
+        case .appLeads: return AppOperations.leads
         }
     }
 }
