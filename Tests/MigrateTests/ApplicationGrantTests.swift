@@ -36,6 +36,8 @@ import TestSupport
         "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),
+        // App leads (0031): only inserted (erasure destroys the install's key, not the row).
+        "app_leads": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
