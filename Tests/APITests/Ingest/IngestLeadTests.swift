@@ -48,8 +48,10 @@ import TestSupport
     }
 
     private func leads(_ fixture: IngestFixture, _ app: IngestFixture.App, key: String? = nil,
-                       query: String = "") -> Response {
-        fixture.apps.send(.get, "/s2s/v1/apps/\(app.appId)/leads\(query)", key: key ?? app.tenant.key)
+                       query: [String: String] = [:]) -> Response {
+        var request = s2sRequest(.get, "/s2s/v1/apps/\(app.appId)/leads", key: key ?? app.tenant.key)
+        request.query = query
+        return fixture.api.respond(to: request)
     }
 
     private static let accepted = #"{"ok":true}"#
@@ -236,14 +238,14 @@ import TestSupport
             let body = Self.lead(key: app.key, inst: "P-\(index)", form: "f\(index)", eventId: "P-\(index)")
             #expect(send(fixture, body, clientIP: "198.51.100.\(150 + index)").status == 202)
         }
-        let first = jsonObject(leads(fixture, app, query: "?limit=2"))
+        let first = jsonObject(leads(fixture, app, query: ["limit": "2"]))
         let forms = (first["leads"] as? [[String: Any]])?.compactMap { $0["form"] as? String }
         #expect(forms == ["f2", "f1"])
         let next = try #require(first["nextAfter"] as? Int)
-        let second = jsonObject(leads(fixture, app, query: "?limit=2&after=\(next)"))
+        let second = jsonObject(leads(fixture, app, query: ["limit": "2", "after": "\(next)"]))
         #expect((second["leads"] as? [[String: Any]])?.compactMap { $0["form"] as? String } == ["f0"])
         #expect(second["nextAfter"] is NSNull)
-        let bad = leads(fixture, app, query: "?limit=0")
+        let bad = leads(fixture, app, query: ["limit": "0"])
         #expect(bad.status == 400 && bodyText(bad).contains("limit"))
         // Another org's key, and another project of the same org.
         let stranger = try fixture.apps.tenants.tenant()
