@@ -36,7 +36,9 @@ struct TenantFixture {
                    affiliateLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
                    ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
-                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches)
+                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+                   ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
+                   ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit())
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -49,7 +51,8 @@ struct TenantFixture {
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
-            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches)
+            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches,
+            ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit)
         return APIResponder(environment: environment)
     }
 

@@ -128,7 +128,7 @@ enum IngestOperations {
         description: "Stored only when cs grants analytics (else stored:false, reason consent); also not stored for a "
             + "paused app (paused) or a User-Agent that is not an SDK's (bot). Device times are corrected by "
             + "serverNow − at; a batch whose earliest time is more than 7 days old is 400 invalid. Content-Encoding: "
-            + "gzip is inflated under the same 64 KiB.",
+            + "gzip is inflated under the same 64 KiB. 60 per minute per install, 600 per minute per client IP.",
         tag: "app-ingest",
         parameters: [.header("User-Agent", JSONSchema.string(),
                              "X3Kit/<v> (iOS <os>) or X3Android/<v> (Android <os>)")],

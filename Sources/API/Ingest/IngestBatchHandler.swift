@@ -8,7 +8,8 @@ import HTTPServer
 /// (docs/app-ingest.md "Batches").
 ///
 /// In order: the body (gzip inflated under the cap; 413 `too_large`, 400 `invalid` naming the part), the key (403
-/// `key`), `app.plat`/`app.bid` (403 `app_mismatch`), consent (`cm`, `cs`: 400 `invalid`), the batch's age (400 past 7
+/// `key`), `app.plat`/`app.bid` (403 `app_mismatch`), the limits per install and per client IP (429 `rate_limited`),
+/// consent (`cm`, `cs`: 400 `invalid`), the batch's age (400 past 7
 /// days), then the admission rule (`BatchAdmission`): `200 {"ok":true,"stored":false,"rev":N,"reason":…}` for a
 /// paused app, a bot or consent without analytics, else the rows are written and `{"ok":true,"stored":true,"rev":N}`.
 enum IngestBatchHandler {
@@ -25,6 +26,10 @@ enum IngestBatchHandler {
             platField: "app.plat", bidField: "app.bid")
         {
             throw refusal
+        }
+        for (limit, key) in [(environment.ingestBatchInstallLimit, "\(app.appId):\(body.install)"),
+                             (environment.ingestBatchAddressLimit, environment.clientKey(request))] {
+            if let refusal = APIError.refusal(for: environment.rateLimiter.check(limit, key: key)) { throw refusal }
         }
         let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
         let now = environment.clock()
