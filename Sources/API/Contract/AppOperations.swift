@@ -219,7 +219,7 @@ extension AppOperations {
         ])
         return .object([
             .required("leadId", ContractSchemas.uuid), .required("form", JSONSchema.string()),
-            .required("email", contact), .required("firstName", contact.nullable()),
+            .required("email", contact.nullable()), .required("firstName", contact.nullable()),
             .required("message", contact.nullable()), .required("marketingConsent", .boolean),
             .required("fillMs", JSONSchema.integer(minimum: 0).nullable()),
             .required("eventId", JSONSchema.string().nullable()),
