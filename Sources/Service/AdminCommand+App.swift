@@ -14,7 +14,7 @@ extension AdminCommand {
                handoff admin app rotate-publishable-key --app ID
                handoff admin app ingest-settings --app ID [--enabled on|off] [--identify on|off] [--leads on|off]
                    [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
-                   [--flush-interval-ms N] [--flush-events N]
+                   [--flush-interval-ms N] [--flush-events N] [--signup-is-lead on|off]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID

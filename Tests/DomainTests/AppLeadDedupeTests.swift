@@ -34,3 +34,27 @@ struct AppLeadDedupeTests {
         #expect(AppLeadDedupe.window == 120)
     }
 }
+
+struct SignupLeadTests {
+    @Test func accountCreatedWithAnIdentityAndTheSettingOnMakesALead() {
+        #expect(SignupLead.applies(settingOn: true, eventNames: ["app_open", "account_created"], hasIdentity: true))
+    }
+
+    @Test func identifyAloneNeverDoes() {
+        #expect(!SignupLead.applies(settingOn: true, eventNames: ["app_open"], hasIdentity: true))
+    }
+
+    @Test func accountCreatedWithoutAnIdentityDoesNot() {
+        #expect(!SignupLead.applies(settingOn: true, eventNames: ["account_created"], hasIdentity: false))
+    }
+
+    @Test func withTheSettingOffNothingDoes() {
+        #expect(!SignupLead.applies(settingOn: false, eventNames: ["account_created"], hasIdentity: true))
+    }
+
+    @Test func aSignupLeadIsMadeOncePerInstallEver() {
+        let lead = AppLeadDedupeTests.key(nil)
+        #expect(AppLeadDedupe.isRepeat(lead, of: [], signup: true, installSignedUp: true))
+        #expect(!AppLeadDedupe.isRepeat(lead, of: [lead], signup: true, installSignedUp: false))
+    }
+}

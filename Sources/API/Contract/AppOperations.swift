@@ -224,6 +224,13 @@ extension AppOperations {
             .required("fillMs", JSONSchema.integer(minimum: 0).nullable()),
             .required("eventId", JSONSchema.string().nullable()),
             .required("sessionId", JSONSchema.string().nullable()), .required("receivedAt", JSONSchema.string()),
+            .required("source", .enumeration(["form", "signup"])),
+            .required("identity", JSONSchema.oneOf([
+                .object([.optional("xid", .string()), .optional("em", .string()), .optional("emg", .string()),
+                         .optional("lid", .string())]),
+                .object([.required("erased", .constant(true))]),
+                .object([.required("unreadable", .constant(true))]),
+            ]).nullable()),
         ])
     }()
 

@@ -38,6 +38,10 @@ enum IngestBatchHandler {
         try BatchAdmission.checkAge(earliestDeviceTime: date(times.min() ?? body.sentAt),
                                     latestDeviceTime: date(times.max() ?? body.sentAt), offset: offset,
                                     serverNow: now).get()
+        if SignupLead.applies(settingOn: app.settings.signupIsLead == true, eventNames: body.events.map(\.name),
+                              hasIdentity: !body.identity.isEmpty) {
+            try recordSignupLead(body, app: app, context, environment)
+        }
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
         let quota = IngestQuota(dailyBatches: environment.ingestDailyBatches)
         if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
@@ -51,6 +55,24 @@ enum IngestBatchHandler {
         let rows = self.rows(body, app: app, agent: agent, consent: consent, offset: offset, pepper: pepper)
         try environment.model.ingest.rows.write(rows)
         return try answer(stored: true, rev: app.rev, reason: nil)
+    }
+
+    /// "Signup is lead": the install's one signup lead (form `account_created`, the identity hashes sealed), taken
+    /// whatever the batch's consent and admission, as every lead is.
+    private static func recordSignupLead(_ body: AppBatchBody, app: IngestLookup.IngestApp, _ context: RequestContext,
+                                         _ environment: Environment) throws {
+        guard let identity = environment.model.identity else { throw IngestRefusal.unavailable(retryAfter: 60) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let hashes = String(decoding: try encoder.encode(body.identity), as: UTF8.self)
+        let signup = body.events.first { $0.name == SignupLead.eventName }
+        let metadata = EventMetadata(actor: .system("app-signup-lead"), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        _ = try identity.recordAppLead.run(RecordAppLead.Submission(
+            orgId: app.orgId, projectId: app.projectId, appId: app.appId, install: body.install,
+            sessionId: signup?.session ?? body.session, form: SignupLead.eventName,
+            eventId: signup.map { "\($0.session):\($0.n)" }, email: nil, firstName: nil, message: nil,
+            marketingConsent: false, fillMs: nil, signupIdentity: hashes), metadata: metadata)
     }
 
     private static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -19,12 +19,19 @@ public struct AppLeadLookup: Sendable {
         try context.log.read(in: .org(org.uuid)) { connection in
             let rows = try connection.query("""
                 SELECT lead_id::text AS lead_id, org_seq, install_hash, session_id, form, event_id, email, first_name,
-                    message, marketing_consent, fill_ms,
+                    message, marketing_consent, fill_ms, source, identity,
                     to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS received_at
                 FROM app_leads
                 WHERE org_id = $1::uuid AND app_id = $2::uuid AND ($3::bigint IS NULL OR org_seq < $3::bigint)
                 ORDER BY org_seq DESC LIMIT $4::integer
                 """, [.text(org.description), .text(app.description), .optional(after), .int(limit + 1)]).rows
+            /// The opened identity JSON as an object of hashes (null when absent; erased/unreadable as is).
+            func identity(_ value: EventJSON) -> EventJSON {
+                guard case .string(let text) = value else { return value }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+                else { return .object(["unreadable": .bool(true)]) }
+                return .object(object.mapValues(EventJSON.string))
+            }
             var leads: [EventJSON] = []
             for row in rows.prefix(limit) {
                 let subject = AppLeadStreams.installSubject(installHash: try row.string("install_hash"))
@@ -49,6 +56,8 @@ public struct AppLeadLookup: Sendable {
                     "marketingConsent": .bool(try row.bool("marketing_consent")),
                     "fillMs": try row.optionalInt("fill_ms").map { .integer(Int64($0)) } ?? .null,
                     "receivedAt": .string(try row.string("received_at")),
+                    "source": .string(try row.string("source")),
+                    "identity": try identity(opened("identity", .identity)),
                 ]))
             }
             let next: EventJSON = rows.count > limit ? .integer(Int64(try rows[limit - 1].int("org_seq"))) : .null

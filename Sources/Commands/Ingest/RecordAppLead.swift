@@ -29,10 +29,12 @@ public struct RecordAppLead: Sendable {
         public var message: String?
         public var marketingConsent: Bool
         public var fillMs: Int?
+        /// For a signup lead ("signup is lead"): the batch's identity hashes as compact JSON; nil for a lead form.
+        public var signupIdentity: String?
 
         public init(orgId: OrgID, projectId: ProjectID, appId: AppID, install: String, sessionId: String?,
                     form: String, eventId: String?, email: EmailAddress?, firstName: String?, message: String?,
-                    marketingConsent: Bool, fillMs: Int?) {
+                    marketingConsent: Bool, fillMs: Int?, signupIdentity: String? = nil) {
             self.orgId = orgId
             self.projectId = projectId
             self.appId = appId
@@ -45,6 +47,7 @@ public struct RecordAppLead: Sendable {
             self.message = message
             self.marketingConsent = marketingConsent
             self.fillMs = fillMs
+            self.signupIdentity = signupIdentity
         }
     }
 
@@ -79,24 +82,36 @@ public struct RecordAppLead: Sendable {
                 AppLeadDedupe.Key(eventId: $0["event_id"], installHash: try $0.string("install_hash"),
                                   form: try $0.string("form"), contactHash: try $0.string("contact_hash"))
             }
-            if AppLeadDedupe.isRepeat(key, of: recent) { return .repeated }
+            let signup = submission.signupIdentity != nil
+            var signedUp = false
+            if signup {
+                signedUp = try !connection.query("""
+                    SELECT 1 FROM app_leads WHERE org_id = $1::uuid AND app_id = $2::uuid AND install_hash = $3
+                        AND source = 'signup'
+                    """, [.text(submission.orgId.description), .text(submission.appId.description), .text(install)])
+                    .rows.isEmpty
+            }
+            if AppLeadDedupe.isRepeat(key, of: recent, signup: signup, installSignedUp: signedUp) { return .repeated }
             let subject = AppLeadStreams.installSubject(installHash: install)
             func seal(_ text: String?, _ field: PersonalDataField) throws -> SealedValue? {
                 guard let text else { return nil }
                 return try context.subjectKeys.seal(text, field: field, org: org, subject: subject, on: connection)
             }
             let leadId = UUID()
-            try transaction.append(
-                org: org, stream: AppLeadStreams.lead(leadId), expectedVersion: .noStream,
-                events: [try NewEvent(AppLeadReceived(
-                    leadId: leadId, appId: submission.appId, projectId: submission.projectId, installHash: install,
-                    sessionId: submission.sessionId, form: submission.form, eventId: submission.eventId,
-                    contactHash: key.contactHash, email: try seal(submission.email?.text, .email),
-                    emailHash: submission.email.map(context.emailHash), firstName: try seal(submission.firstName,
-                                                                                              .firstName),
-                    message: try seal(submission.message, .message), marketingConsent: submission.marketingConsent,
-                    fillMs: submission.fillMs))],
-                metadata: metadata)
+            var received = AppLeadReceived(
+                leadId: leadId, appId: submission.appId, projectId: submission.projectId, installHash: install,
+                sessionId: submission.sessionId, form: submission.form, eventId: submission.eventId,
+                contactHash: key.contactHash, email: try seal(submission.email?.text, .email),
+                emailHash: submission.email.map(context.emailHash),
+                firstName: try seal(submission.firstName, .firstName),
+                message: try seal(submission.message, .message), marketingConsent: submission.marketingConsent,
+                fillMs: submission.fillMs)
+            if let identity = submission.signupIdentity {
+                received.source = "signup"
+                received.identity = try seal(identity, .identity)
+            }
+            try transaction.append(org: org, stream: AppLeadStreams.lead(leadId), expectedVersion: .noStream,
+                                   events: [try NewEvent(received)], metadata: metadata)
             return .recorded(leadId: leadId)
         }
     }

@@ -34,6 +34,12 @@ public struct AppLeadReceived: EventPayload, Equatable {
     public var marketingConsent: Bool
     /// Milliseconds the user spent filling the form, as the SDK measured them.
     public var fillMs: Int?
+    /// `signup` for a lead made by "signup is lead" from a batch (`form` is then `account_created`); absent for a
+    /// lead form.
+    public var source: String?
+    /// For a signup lead: the batch's `id` hashes (`xid`, `em`, `emg`, `lid`: SHA-256 hex as the SDK sent them) as
+    /// compact JSON, sealed for the install (field `identity`).
+    public var identity: SealedValue?
 
     public init(leadId: UUID, appId: AppID, projectId: ProjectID, installHash: String, sessionId: String?,
                 form: String, eventId: String?, contactHash: String, email: SealedValue?, emailHash: String?,
@@ -52,5 +58,7 @@ public struct AppLeadReceived: EventPayload, Equatable {
         self.message = message
         self.marketingConsent = marketingConsent
         self.fillMs = fillMs
+        self.source = nil
+        self.identity = nil
     }
 }

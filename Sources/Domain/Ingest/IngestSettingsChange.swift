@@ -3,7 +3,7 @@
 public enum IngestSettingsChange {
     /// The names a change may carry, in the order they are applied.
     public static let names = ["enabled", "identify", "leads", "blocked-events", "exclude-screens",
-                               "session-timeout-ms", "flush-interval-ms", "flush-events"]
+                               "session-timeout-ms", "flush-interval-ms", "flush-events", "signup-is-lead"]
 
     /// `settings` with each of `changes` (name → text) applied; refuses the first bad one naming `--<name>`.
     public static func apply(_ changes: [String: String], to settings: IngestSettings)
@@ -26,6 +26,9 @@ public enum IngestSettingsChange {
                 .failure(FieldRefusal(field: field, code: .validationFailed, rule: rule))
             }
             switch name {
+            case "signup-is-lead":
+                guard let value = toggle() else { return refuse("be on or off") }
+                result.signupIsLead = value
             case "enabled", "identify", "leads":
                 guard let value = toggle() else { return refuse("be on or off") }
                 if name == "enabled" { result.enabled = value }

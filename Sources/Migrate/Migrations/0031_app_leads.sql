@@ -21,10 +21,14 @@ CREATE TABLE app_leads (
     message           text        CHECK (message LIKE 'pd1.%'),
     marketing_consent boolean     NOT NULL,
     fill_ms           bigint,
+    -- 'signup' for a lead made by "signup is lead" (one per install, ever), 'form' for POST /v1/m/lead.
+    source            text        NOT NULL DEFAULT 'form' CHECK (source IN ('form', 'signup')),
+    identity          text        CHECK (identity LIKE 'pd1.%'),
     received_at       timestamptz NOT NULL
 );
 CREATE INDEX app_leads_app_idx ON app_leads (org_id, app_id, org_seq);
 CREATE INDEX app_leads_recent_idx ON app_leads (org_id, app_id, received_at);
+CREATE UNIQUE INDEX app_leads_signup_idx ON app_leads (org_id, app_id, install_hash) WHERE source = 'signup';
 
 ALTER TABLE app_leads ENABLE ROW LEVEL SECURITY;
 CREATE POLICY org_scope ON app_leads
