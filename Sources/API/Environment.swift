@@ -59,6 +59,12 @@ public struct Environment: Sendable {
     public let storeChecks: StoreChecks
     /// The budget of each client IP on `GET /v1/m/config/{pk}`.
     public let ingestConfigLimit: RateLimit
+    /// The budget of `POST /v1/m/lead`, counted per project and client IP and, separately, per project and install.
+    public let ingestLeadLimit: RateLimit
+    /// The budget of each install (app and `inst`) on `POST /v1/m/batch`.
+    public let ingestBatchInstallLimit: RateLimit
+    /// The budget of each client IP on `POST /v1/m/batch`, whatever the app.
+    public let ingestBatchAddressLimit: RateLimit
     /// Stored app-ingest batches per project and UTC day (`INGEST_DAILY_BATCHES`); more are `stored:false, quota`.
     public let ingestDailyBatches: Int
     /// The budget of each client IP on `POST /v1/m/r` (recording packets).
@@ -129,6 +135,20 @@ public struct Environment: Sendable {
     /// by many devices need room); without Redis, 503 `unavailable` (fail closed, like every public limit).
     public static let defaultIngestRecordingLimit = RateLimit.perWindow(
         name: "ingest-recording", count: 600, seconds: 60, onFailure: .closed)
+    /// 3 leads per minute (per project and client IP, and per project and install); without Redis, 503
+    /// `unavailable` (fail closed, like every public limit).
+    public static let defaultIngestLeadLimit = RateLimit.perWindow(
+        name: "ingest-lead", count: 3, seconds: 60, onFailure: .closed)
+
+    /// 60 batches per minute per install (an SDK flushes every 15 s by default); without Redis, 2000 per second per
+    /// process (fail open, like the daily quota: the limit protects capacity, not a secret).
+    public static let defaultIngestBatchInstallLimit = RateLimit.perWindow(
+        name: "ingest-batch-install", count: 60, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 2000))
+
+    /// 600 batches per minute per client IP (IPv6 by prefix; many devices may share an address behind NAT); without
+    /// Redis, 2000 per second per process.
+    public static let defaultIngestBatchAddressLimit = RateLimit.perWindow(
+        name: "ingest-batch-ip", count: 600, seconds: 60, onFailure: .openWithCap(perProcessPerSecond: 2000))
 
     /// A million stored batches per project and day.
     public static let defaultIngestDailyBatches = 1_000_000
@@ -158,9 +178,15 @@ public struct Environment: Sendable {
         forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
         ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit,
         ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
-        ingestRecordingLimit: RateLimit = Environment.defaultIngestRecordingLimit
+        ingestRecordingLimit: RateLimit = Environment.defaultIngestRecordingLimit,
+        ingestLeadLimit: RateLimit = Environment.defaultIngestLeadLimit,
+        ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
+        ingestBatchAddressLimit: RateLimit = Environment.defaultIngestBatchAddressLimit
     ) {
         self.ingestRecordingLimit = ingestRecordingLimit
+        self.ingestBatchInstallLimit = ingestBatchInstallLimit
+        self.ingestBatchAddressLimit = ingestBatchAddressLimit
+        self.ingestLeadLimit = ingestLeadLimit
         self.ingestConfigLimit = ingestConfigLimit
         self.ingestDailyBatches = ingestDailyBatches
         self.model = model

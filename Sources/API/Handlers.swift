@@ -73,6 +73,8 @@ enum Handlers {
         case .ingestRecording: return try RecordingPacketHandler.receive(request, context, environment)
         case .appRecordings(let appId):
             return try RecordingListHandler.list(request, context, environment, appId: appId)
+        case .ingestLead: return try IngestLeadHandler.receive(request, context, environment)
+        case .appLeads(let appId): return try AppLeadsHandler.list(request, context, environment, appId: appId)
         }
     }
 }

@@ -111,6 +111,10 @@ public enum Route: Sendable, Equatable {
     case ingestRecording
     /// `GET /s2s/v1/apps/{appId}/recordings?sessionId=`: a session's recording packets, by `seq`.
     case appRecordings(appId: String)
+    /// `POST /v1/m/lead`: a lead form from the app's SDK (202; double submits record one lead).
+    case ingestLead
+    /// `GET /s2s/v1/apps/{appId}/leads?limit=&after=`: the leads an app of the key's project received, newest first.
+    case appLeads(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -177,6 +181,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
         Endpoint(.post, "/v1/m/r") { _ in .ingestRecording },
         Endpoint(.get, "/s2s/v1/apps/{appId}/recordings") { .appRecordings(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/v1/m/lead") { _ in .ingestLead },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -209,6 +215,9 @@ public enum Route: Sendable, Equatable {
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
         case .appRecordings: return 0
+        case .appLeads: return 0
+        // `IngestLeadHandler` caps the inflated body at the same.
+        case .ingestLead: return 8192
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -251,6 +260,8 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .dashboard:
             return .open
+        case .ingestLead: return .open
+        case .appLeads: return .secretKey
         }
     }
 
@@ -258,7 +269,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig, .ingestBatch, .ingestRecording: return true
+        case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead: return true
         default: return false
         }
     }

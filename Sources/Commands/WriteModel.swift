@@ -88,6 +88,9 @@ public struct IdentityModel: Sendable {
     public let matchFingerprint: MatchFingerprint
     public let requestEmailRecovery: RequestEmailRecovery
     public let history: OrgHistory
+    /// App leads (`POST /v1/m/lead`) and their S2S read: contact data is sealed, so they need the secrets.
+    public let recordAppLead: RecordAppLead
+    public let appLeads: AppLeadLookup
 
     /// The identity model over `context`.
     public init(_ context: IdentityContext, projects: ProjectLookup, sweep: FingerprintSweep) {
@@ -104,6 +107,8 @@ public struct IdentityModel: Sendable {
         self.matchFingerprint = MatchFingerprint(context, sweep: sweep)
         self.requestEmailRecovery = RequestEmailRecovery(context)
         self.history = OrgHistory(context)
+        self.recordAppLead = RecordAppLead(context)
+        self.appLeads = AppLeadLookup(context)
     }
 
     /// The secrets (pass keys for the paywall, the pepper for IP hashes at the edge).

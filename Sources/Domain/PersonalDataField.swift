@@ -13,6 +13,12 @@ public struct PersonalDataField: RawRepresentable, Sendable, Hashable, CustomStr
     public static let email = PersonalDataField(rawValue: "email")
     /// A client IP address.
     public static let ipAddress = PersonalDataField(rawValue: "ip")
+    /// The first name a lead form carried (`POST /v1/m/lead`).
+    public static let firstName = PersonalDataField(rawValue: "firstName")
+    /// The free text a lead form carried (`POST /v1/m/lead`).
+    public static let message = PersonalDataField(rawValue: "message")
+    /// The identity hashes of a signup lead (`AppLeadReceived.identity`).
+    public static let identity = PersonalDataField(rawValue: "identity")
 
     public var description: String { rawValue }
 }

@@ -14,6 +14,7 @@ extension AdminCommand {
                    [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
                    [--flush-interval-ms N] [--flush-events N] [--recording on|off] [--recording-screenshots on|off]
                    [--recording-health on|off] [--recording-exclude-screens GLOB,…] [--recording-sample-rate 0…1]
+                   [--signup-is-lead on|off]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID

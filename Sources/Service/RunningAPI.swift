@@ -87,7 +87,10 @@ public final class RunningAPI: Sendable {
             forwardedTimestampWindow: ForwardedTimestampWindow(maxAgeHours: configuration.surfaceTimestampMaxAgeHours),
             ingestConfigLimit: Environment.defaultIngestConfigLimit.scaled(by: factor),
             ingestDailyBatches: configuration.ingestDailyBatches,
-            ingestRecordingLimit: Environment.defaultIngestRecordingLimit.scaled(by: factor))
+            ingestRecordingLimit: Environment.defaultIngestRecordingLimit.scaled(by: factor),
+            ingestLeadLimit: Environment.defaultIngestLeadLimit.scaled(by: factor),
+            ingestBatchInstallLimit: Environment.defaultIngestBatchInstallLimit.scaled(by: factor),
+            ingestBatchAddressLimit: Environment.defaultIngestBatchAddressLimit.scaled(by: factor))
         server = Server(
             configuration: ServerConfiguration(
                 host: configuration.httpHost,

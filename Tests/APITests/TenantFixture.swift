@@ -37,7 +37,9 @@ struct TenantFixture {
                    bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
                    ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
-                   ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600))
+                   ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600),
+                   ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
+                   ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit())
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -51,7 +53,8 @@ struct TenantFixture {
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
             ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches,
-            ingestRecordingLimit: ingestRecordingLimit)
+            ingestRecordingLimit: ingestRecordingLimit,
+            ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit)
         return APIResponder(environment: environment)
     }
 

@@ -18,6 +18,13 @@ enum TestIdentity {
                             onFailure: .closed)
     }
 
+    /// The production shape of the per-IP batch limit (600/min, open without Redis) under a name of its own, so
+    /// tests sending batches from one client IP do not share a budget.
+    static func uniqueBatchAddressLimit() -> RateLimit {
+        RateLimit.perWindow(name: "batch-ip-test-\(UInt64.random(in: 0...UInt64.max))", count: 600, seconds: 60,
+                            onFailure: .openWithCap(perProcessPerSecond: 2000))
+    }
+
     /// The production shape of the paywall-buyer limit (30/min, closed) under a name of its own, so tests that
     /// share a Redis and a client IP do not share a budget.
     static func uniquePaywallLimit() -> RateLimit {

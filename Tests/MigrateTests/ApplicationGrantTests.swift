@@ -40,6 +40,8 @@ import TestSupport
         "recording_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "replay_assets": Grants(table: ["SELECT", "INSERT"]),
+        // App leads (0031): only inserted (erasure destroys the install's key, not the row).
+        "app_leads": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

@@ -105,6 +105,12 @@ import TestSupport
             VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(),
                     'pk_3x_' || substr(md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text), 1, 32), 1, now())
             """),
+        Table(name: "app_leads", insert: """
+            INSERT INTO app_leads (lead_id, org_id, project_id, app_id, org_seq, install_hash, form, contact_hash,
+                                   marketing_consent, received_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), 1, repeat('a', 64), 'contact',
+                    repeat('b', 64), false, now())
+            """),
         Table(name: "ingest_sessions", insert: """
             INSERT INTO ingest_sessions (day, org_id, project_id, app_id, install_hash, session_id, started_at,
                                          last_seen_at, batches, consent)

@@ -57,6 +57,8 @@ enum AppOperations {
             OpenAPILink(name: "apps", operationId: "listApps", description: "all apps of the project"),
             OpenAPILink(name: "deliveries", operationId: "listAppDeliveries", parameters: [("appId", appId)],
                         description: "its forward attempts"),
+            OpenAPILink(name: "leads", operationId: "listAppLeads", parameters: [("appId", appId)],
+                        description: "the lead forms its SDK sent"),
         ]
     }
 
@@ -209,6 +211,49 @@ extension AppOperations {
             .described("the first bytes of the destination's answer")),
         .required("error", JSONSchema.string().nullable()), .required("attemptedAt", JSONSchema.string()),
     ], closed: false)
+
+    /// One lead as `listAppLeads` shows it: contact members opened, `{"erased":true}` once the install was erased.
+    static let appLead: JSONSchema = {
+        let contact = JSONSchema.oneOf([
+            JSONSchema.string(),
+            .object([.required("erased", .constant(true))]),
+            .object([.required("unreadable", .constant(true))]),
+        ])
+        return .object([
+            .required("leadId", ContractSchemas.uuid), .required("form", JSONSchema.string()),
+            .required("email", contact.nullable()), .required("firstName", contact.nullable()),
+            .required("message", contact.nullable()), .required("marketingConsent", .boolean),
+            .required("fillMs", JSONSchema.integer(minimum: 0).nullable()),
+            .required("eventId", JSONSchema.string().nullable()),
+            .required("sessionId", JSONSchema.string().nullable()), .required("receivedAt", JSONSchema.string()),
+            .required("source", .enumeration(["form", "signup"])),
+            .required("identity", JSONSchema.oneOf([
+                .object([.optional("xid", .string()), .optional("em", .string()), .optional("emg", .string()),
+                         .optional("lid", .string())]),
+                .object([.required("erased", .constant(true))]),
+                .object([.required("unreadable", .constant(true))]),
+            ]).nullable()),
+        ])
+    }()
+
+    static let leads = OpenAPIOperation(
+        id: "listAppLeads", summary: "The leads an app of the key's project received, newest first",
+        tag: "server-to-server",
+        parameters: [
+            .path("appId", ContractFields.appId),
+            .query("limit", .integer(minimum: 1, maximum: AppLeadLookup.maxLimit),
+                   "default \(AppLeadsHandler.defaultLimit)"),
+            .query("after", .integer(minimum: 1, maximum: DeliveryHandler.maximumAfter), "a page's nextAfter"),
+        ],
+        responses: [
+            .json(200, "one page of leads", .object([
+                .required("leads", .array(appLead)),
+                .required("nextAfter", JSONSchema.integer(minimum: 1).nullable()),
+            ])),
+            .error(400, "VALIDATION_APP_ID_FORMAT, or limit or after out of range (named)",
+                   codes: appIdCodes + [.validationFailed]),
+            notFound,
+        ])
 
     static let deliveries = OpenAPIOperation(
         id: "listAppDeliveries", summary: "The forward attempts of an app of the key's project, newest first",

@@ -128,7 +128,7 @@ enum IngestOperations {
         description: "Stored only when cs grants analytics (else stored:false, reason consent); also not stored for a "
             + "paused app (paused) or a User-Agent that is not an SDK's (bot). Device times are corrected by "
             + "serverNow − at; a batch whose earliest time is more than 7 days old is 400 invalid. Content-Encoding: "
-            + "gzip is inflated under the same 64 KiB.",
+            + "gzip is inflated under the same 64 KiB. 60 per minute per install, 600 per minute per client IP.",
         tag: "app-ingest",
         parameters: [.header("User-Agent", JSONSchema.string(),
                              "X3Kit/<v> (iOS <os>) or X3Android/<v> (Android <os>)")],
@@ -143,6 +143,45 @@ enum IngestOperations {
                   + "(app_mismatch)", code: "key")
                 .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch")])),
             tooLarge(65536),
+        ] + common.filter { $0.status != 403 })
+
+    static let leadBody = JSONSchema.object([
+        .required("v", .constant(1)),
+        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
+                                         lengths: PublishableKey.length...PublishableKey.length)),
+        .required("app", .object([
+            .required("plat", ContractFields.appPlatform),
+            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
+        ], closed: false)),
+        .required("inst", id), .optional("sid", id),
+        .required("form", JSONSchema.string(pattern: "^[A-Za-z0-9._:-]+$", lengths: 1...AppLeadBody.maxFormLength)),
+        .required("email", JSONSchema.string(pattern: "^[a-z0-9._-]{1,64}@[a-z0-9-]{1,63}\\.[a-z]{2,10}$",
+                                             lengths: 6...140)),
+        .optional("firstName", JSONSchema.string(pattern: "^[A-Za-z ]+$",
+                                                 lengths: 1...AppLeadBody.maxFirstNameLength)),
+        .optional("message", JSONSchema.string(pattern: "^[A-Za-z0-9 .,!?]+$",
+                                               lengths: 1...AppLeadBody.maxMessageLength / 4)),
+        .optional("consent", .object([.optional("marketing", .boolean)], closed: false)),
+        .optional("fillMs", count), .optional("eventId", id),
+    ], closed: false)
+
+    static let lead = OpenAPIOperation(
+        id: "sendAppLead", summary: "A lead form from an app's SDK",
+        description: "Taken only while the app's \"leads from the app\" setting is on (403 lead_disabled otherwise); "
+            + "taken in every consent state. 3 per minute per project and client IP, and per project and install. A "
+            + "double submit within 2 minutes (the same eventId, or the same install, form and contact) records one "
+            + "lead and is answered the same. Contact data is sealed; the project reads leads at "
+            + "GET /s2s/v1/apps/{appId}/leads. Content-Encoding: gzip is inflated under the same 8 KiB.",
+        tag: "app-ingest",
+        body: leadBody,
+        responses: [
+            .json(202, "taken (recorded once)", .object([.required("ok", .constant(true))])),
+            error(400, "a part is missing or wrong (invalid); detail names it", code: "invalid", detail: true),
+            error(403, "the key is unknown, rotated away or malformed (key), app.plat/app.bid are not its app's "
+                  + "(app_mismatch), or the app takes no leads (lead_disabled)", code: "key")
+                .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch"),
+                                         errorSchema("lead_disabled")])),
+            tooLarge(IngestLeadHandler.bodyLimit),
         ] + common.filter { $0.status != 403 })
 
     private static func errorSchema(_ code: String) -> JSONSchema {
@@ -163,6 +202,13 @@ enum IngestOperations {
                         ("cm", "opt_in"), ("cs", "gggg"),
                     ]),
                     description: "the app's SDK sends a batch"),
+        OpenAPILink(name: "appLead", operationId: "sendAppLead",
+                    requestBody: .object([
+                        ("v", 1), ("k", "$response.body#/publishableKey"),
+                        ("app", .object([("plat", "$response.body#/platform"), ("bid", "$response.body#/bundleId")])),
+                        ("inst", "install-1"), ("form", "contact"), ("email", "reader@example.com"),
+                    ]),
+                    description: "the app's SDK sends a lead form"),
     ]
 }
 

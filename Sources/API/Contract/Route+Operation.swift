@@ -55,6 +55,8 @@ extension Route {
         case .ingestBatch: return IngestOperations.batch
         case .ingestRecording: return RecordingOperations.packet
         case .appRecordings: return RecordingOperations.list
+        case .ingestLead: return IngestOperations.lead
+        case .appLeads: return AppOperations.leads
         }
     }
 }

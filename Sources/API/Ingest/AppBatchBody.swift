@@ -39,6 +39,8 @@ struct AppBatchBody {
     var consentStates: String?
     var screens: [Screen]
     var events: [Event]
+    /// The `id` hashes present (`xid`, `em`, `emg`, `lid` → SHA-256 lowercase hex); empty without an identity.
+    var identity: [String: String] = [:]
 
     /// Most screen views in one batch.
     static let maxScreens = 20
@@ -63,16 +65,18 @@ struct AppBatchBody {
         if let dp = try top.optionalString("dp", max: 64), !isHex64(dp) {
             throw IngestRefusal.invalid("dp must be 64 lowercase hex digits")
         }
-        if let id = object["id"] {
+        var identity: [String: String] = [:]
+        if let id = object["id"], !(id is NSNull) {
             guard let members = id as? [String: Any] else { throw IngestRefusal.invalid("id must be an object") }
             for name in ["xid", "em", "emg", "lid"] {
                 guard let value = members[name], !(value is NSNull) else { continue }
                 guard let text = value as? String, isHex64(text) else {
                     throw IngestRefusal.invalid("id.\(name) must be a SHA-256 in lowercase hex")
                 }
+                identity[name] = text
             }
         }
-        return AppBatchBody(
+        var body = AppBatchBody(
             key: try top.string("k", max: PublishableKey.length),
             platform: try app.optionalString("plat", max: 16), bundleId: try app.optionalString("bid", max: 255),
             appVersion: try app.optionalString("av", max: 64), osVersion: try app.optionalString("osv", max: 32),
@@ -104,6 +108,8 @@ struct AppBatchBody {
                 return Event(session: try event.string("s", max: maxIdLength), n: try event.int("n"),
                              t: try event.int("t"), name: try event.string("e", max: 128), props: props)
             })
+        body.identity = identity
+        return body
     }
 
     private static func isHex64(_ text: String) -> Bool {

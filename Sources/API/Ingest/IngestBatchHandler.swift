@@ -8,7 +8,8 @@ import HTTPServer
 /// (docs/app-ingest.md "Batches").
 ///
 /// In order: the body (gzip inflated under the cap; 413 `too_large`, 400 `invalid` naming the part), the key (403
-/// `key`), `app.plat`/`app.bid` (403 `app_mismatch`), consent (`cm`, `cs`: 400 `invalid`), the batch's age (400 past 7
+/// `key`), `app.plat`/`app.bid` (403 `app_mismatch`), the limits per install and per client IP (429 `rate_limited`),
+/// consent (`cm`, `cs`: 400 `invalid`), the batch's age (400 past 7
 /// days), then the admission rule (`BatchAdmission`): `200 {"ok":true,"stored":false,"rev":N,"reason":…}` for a
 /// paused app, a bot or consent without analytics, else the rows are written and `{"ok":true,"stored":true,"rev":N}`.
 enum IngestBatchHandler {
@@ -26,6 +27,10 @@ enum IngestBatchHandler {
         {
             throw refusal
         }
+        for (limit, key) in [(environment.ingestBatchInstallLimit, "\(app.appId):\(body.install)"),
+                             (environment.ingestBatchAddressLimit, environment.clientKey(request))] {
+            if let refusal = APIError.refusal(for: environment.rateLimiter.check(limit, key: key)) { throw refusal }
+        }
         let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
         let now = environment.clock()
         let offset = BatchAdmission.clockOffset(serverNow: now, sentAt: date(body.sentAt))
@@ -33,6 +38,10 @@ enum IngestBatchHandler {
         try BatchAdmission.checkAge(earliestDeviceTime: date(times.min() ?? body.sentAt),
                                     latestDeviceTime: date(times.max() ?? body.sentAt), offset: offset,
                                     serverNow: now).get()
+        if SignupLead.applies(settingOn: app.settings.signupIsLead == true, eventNames: body.events.map(\.name),
+                              hasIdentity: !body.identity.isEmpty) {
+            try recordSignupLead(body, app: app, context, environment)
+        }
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
         let quota = IngestQuota(dailyBatches: environment.ingestDailyBatches)
         if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
@@ -46,6 +55,24 @@ enum IngestBatchHandler {
         let rows = self.rows(body, app: app, agent: agent, consent: consent, offset: offset, pepper: pepper)
         try environment.model.ingest.rows.write(rows)
         return try answer(stored: true, rev: app.rev, reason: nil)
+    }
+
+    /// "Signup is lead": the install's one signup lead (form `account_created`, the identity hashes sealed), taken
+    /// whatever the batch's consent and admission, as every lead is.
+    private static func recordSignupLead(_ body: AppBatchBody, app: IngestLookup.IngestApp, _ context: RequestContext,
+                                         _ environment: Environment) throws {
+        guard let identity = environment.model.identity else { throw IngestRefusal.unavailable(retryAfter: 60) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let hashes = String(decoding: try encoder.encode(body.identity), as: UTF8.self)
+        let signup = body.events.first { $0.name == SignupLead.eventName }
+        let metadata = EventMetadata(actor: .system("app-signup-lead"), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        _ = try identity.recordAppLead.run(RecordAppLead.Submission(
+            orgId: app.orgId, projectId: app.projectId, appId: app.appId, install: body.install,
+            sessionId: signup?.session ?? body.session, form: SignupLead.eventName,
+            eventId: signup.map { "\($0.session):\($0.n)" }, email: nil, firstName: nil, message: nil,
+            marketingConsent: false, fillMs: nil, signupIdentity: hashes), metadata: metadata)
     }
 
     private static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

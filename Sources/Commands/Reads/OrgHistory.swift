@@ -32,6 +32,7 @@ public struct OrgHistory: Sendable {
                 record["tx_id"] = nil
                 // Sealed for the buyer (`guid`), or, for a recovery request not yet tied to a buyer, for its address.
                 let subject = event.data["guid"]?.stringValue
+                    ?? leadSubject(event)
                     ?? event.data["emailHash"]?.stringValue.map { RecoveryStreams.emailSubject(emailHash: $0) }
                 let opener = Opener(keys: context.subjectKeys, org: org.uuid, subject: subject,
                                     kind: event.data["kind"]?.stringValue, connection: connection)
@@ -40,6 +41,12 @@ public struct OrgHistory: Sendable {
             }
             return .object(["events": .array(shown), "nextAfter": .integer(Int64(events.last?.orgSeq ?? after))])
         }
+    }
+
+    /// An app lead's contact is sealed for its install (`AppLeadStreams.installSubject`).
+    private func leadSubject(_ event: RecordedEvent) -> String? {
+        guard event.eventType == AppLeadReceived.eventType else { return nil }
+        return event.data["installHash"]?.stringValue.map { AppLeadStreams.installSubject(installHash: $0) }
     }
 
     /// Opens the `pd1.` strings of one event's data.

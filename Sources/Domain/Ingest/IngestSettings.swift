@@ -41,6 +41,9 @@ public struct IngestSettings: Sendable, Equatable, Codable {
     public var linkPathPrefix: String
     /// Whether the SDK attaches App Attest / Play Integrity tokens.
     public var attestation: Bool
+    /// "Signup is lead": an `account_created` event plus an identity in a batch records the install's one signup
+    /// lead. Not part of the AppConfig shape; nil (settings stored before it existed) is off.
+    public var signupIsLead: Bool?
 
     /// A new app's settings.
     public static let defaults = IngestSettings(
@@ -49,5 +52,5 @@ public struct IngestSettings: Sendable, Equatable, Codable {
         recording: Recording(enabled: false, sampleRate: 0, excludeScreens: [], maskText: true, maskImages: true,
                              unmaskAnchors: [], maskAnchors: [], screenshots: false, maxFps: 1, wifiOnly: true,
                              health: false),
-        skan: false, linkHosts: [], linkPathPrefix: "/", attestation: false)
+        skan: false, linkHosts: [], linkPathPrefix: "/", attestation: false, signupIsLead: nil)
 }

@@ -5,7 +5,7 @@ public enum IngestSettingsChange {
     public static let names = ["enabled", "identify", "leads", "blocked-events", "exclude-screens",
                                "session-timeout-ms", "flush-interval-ms", "flush-events",
                                "recording", "recording-screenshots", "recording-health", "recording-exclude-screens",
-                               "recording-sample-rate"]
+                               "recording-sample-rate", "signup-is-lead"]
 
     /// `settings` with each of `changes` (name → text) applied; refuses the first bad one naming `--<name>`.
     public static func apply(_ changes: [String: String], to settings: IngestSettings)
@@ -43,6 +43,9 @@ public enum IngestSettingsChange {
                     return refuse("be a number from 0 to 1")
                 }
                 result.recording.sampleRate = value
+            case "signup-is-lead":
+                guard let value = toggle() else { return refuse("be on or off") }
+                result.signupIsLead = value
             case "enabled", "identify", "leads":
                 guard let value = toggle() else { return refuse("be on or off") }
                 if name == "enabled" { result.enabled = value }

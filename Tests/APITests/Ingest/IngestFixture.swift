@@ -14,12 +14,15 @@ struct IngestFixture {
     static func migrated(ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                          redisURL: String? = nil,
                          ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
-                         ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600))
+                         ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600),
+                         ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
+                         ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit())
         throws -> IngestFixture {
         let apps = try AppFixture.migrated()
         return IngestFixture(apps: apps, api: try apps.tenants.responder(
             redisURL: redisURL, poolSize: 4, ingestConfigLimit: ingestConfigLimit,
-            ingestDailyBatches: ingestDailyBatches, ingestRecordingLimit: ingestRecordingLimit))
+            ingestDailyBatches: ingestDailyBatches, ingestRecordingLimit: ingestRecordingLimit,
+            ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit))
     }
 
     /// An app made over S2S in a new tenant's project: its id, publishable key and the tenant.

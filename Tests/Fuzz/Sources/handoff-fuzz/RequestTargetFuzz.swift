@@ -99,6 +99,7 @@ enum RequestTargetFuzz {
         case .affiliateLink(let refCode): [("refCode", refCode)]
         case .affiliateStatement(let affiliateId): [("affiliateId", affiliateId)]
         case .ingestConfig(let publishableKey): [("pk", publishableKey)]
+        case .appLeads(let appId): [("appId", appId)]
         default: []
         }
     }
