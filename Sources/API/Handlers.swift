@@ -70,6 +70,7 @@ enum Handlers {
         case .ingestConfig(let publishableKey):
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
+        case .ingestInstall: return try IngestInstallHandler.receive(request, context, environment)
         }
     }
 }

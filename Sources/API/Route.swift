@@ -106,6 +106,8 @@ public enum Route: Sendable, Equatable {
     case ingestConfig(publishableKey: String)
     /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
     case ingestBatch
+    /// `POST /v1/m/install`: an install's first open with its sources; answers its tier, once per install.
+    case ingestInstall
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -170,6 +172,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
+        Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
     ]
 
     /// The routing table, from `endpoints`.
@@ -219,6 +222,8 @@ public enum Route: Sendable, Equatable {
         case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
         // 64 KiB on the wire; `IngestBatchHandler` caps the inflated body at the same.
         case .ingestBatch: return 65536
+        // 16 KiB on the wire; `IngestInstallHandler` caps the inflated body at the same.
+        case .ingestInstall: return 16384
         }
     }
 
@@ -228,6 +233,8 @@ public enum Route: Sendable, Equatable {
         case .healthz, .readyz, .openAPI, .docs, .docsScript, .paywallBuyer, .publicEntitlements, .postPaymentPage,
              .captureFingerprint, .resolveByFingerprint, .resolveCode, .emailRecoveryRequest, .appAccountToken,
              .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch:
+            return .open
+        case .ingestInstall:
             return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
@@ -245,7 +252,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig, .ingestBatch: return true
+        case .ingestConfig, .ingestBatch, .ingestInstall: return true
         default: return false
         }
     }

@@ -36,6 +36,8 @@ import TestSupport
         "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),
+        // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
+        "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

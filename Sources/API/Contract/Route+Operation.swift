@@ -53,6 +53,7 @@ extension Route {
         case .dashboard: return DiagnosticsOperations.dashboard
         case .ingestConfig: return IngestOperations.config
         case .ingestBatch: return IngestOperations.batch
+        case .ingestInstall: return IngestOperations.install
         }
     }
 }

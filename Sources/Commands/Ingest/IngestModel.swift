@@ -10,6 +10,8 @@ public struct IngestModel: Sendable {
     public let changeSettings: ChangeIngestSettings
     /// The day-partitioned rows of stored batches.
     public let rows: IngestRowStore
+    /// Installs and their tier (`POST /v1/m/install`).
+    public let recordInstall: RecordInstall
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -17,5 +19,6 @@ public struct IngestModel: Sendable {
         self.rotatePublishableKey = RotatePublishableKey(log: log)
         self.changeSettings = ChangeIngestSettings(log: log)
         self.rows = IngestRowStore(pool: log.pool)
+        self.recordInstall = RecordInstall(log: log)
     }
 }
