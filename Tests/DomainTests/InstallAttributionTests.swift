@@ -20,6 +20,7 @@ import Testing
         #expect(referrer == PlayReferrer(utmSource: "news letter", utmMedium: "email", utmCampaign: "spring sale",
                                          utmTerm: "t", utmContent: "c", gclid: "Cj0KCQ", x3c: "clk_7Hq"))
         #expect(PlayReferrer.parse("%%%") == PlayReferrer())
+        #expect(PlayReferrer.parse("utm_source=a%00b&x3c=%0A&gclid=g") == PlayReferrer(gclid: "g"))
         #expect(PlayReferrer.parse("utm_source=" + String(repeating: "a", count: 600)).utmSource?.count == 512)
     }
 

@@ -31,7 +31,8 @@ public struct PlayReferrer: Sendable, Equatable {
     public static let maxValueLength = 512
 
     /// Reads `raw`: `&`-separated `name=value` pairs, `+` and percent escapes decoded; the first of a repeated name
-    /// wins; empty values and unknown names are ignored. Never fails: a garbled referrer is simply organic.
+    /// wins; empty values, values with a control character (`%00` included: Postgres text holds no NUL) and unknown
+    /// names are ignored. Never fails: a garbled referrer is simply organic.
     public static func parse(_ raw: String) -> PlayReferrer {
         var referrer = PlayReferrer()
         for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {
@@ -39,7 +40,8 @@ public struct PlayReferrer: Sendable, Equatable {
             guard parts.count == 2 else { continue }
             let name = decode(parts[0])
             let value = String(decode(parts[1]).prefix(maxValueLength))
-            guard !value.isEmpty else { continue }
+            guard !value.isEmpty, !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else { continue }
             switch name {
             case "utm_source": referrer.utmSource = referrer.utmSource ?? value
             case "utm_medium": referrer.utmMedium = referrer.utmMedium ?? value
