@@ -71,6 +71,7 @@ enum Handlers {
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
         case .ingestInstall: return try IngestInstallHandler.receive(request, context, environment)
+        case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
         }
     }
 }

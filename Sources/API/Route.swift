@@ -108,6 +108,8 @@ public enum Route: Sendable, Equatable {
     case ingestBatch
     /// `POST /v1/m/install`: an install's first open with its sources; answers its tier, once per install.
     case ingestInstall
+    /// `GET /s2s/v1/apps/{appId}/installs?from=&to=`: an app's installs per UTC day and tier.
+    case appInstalls(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -173,6 +175,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
         Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -204,6 +207,7 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
+        case .appInstalls: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -242,6 +246,8 @@ public enum Route: Sendable, Equatable {
              .auditHeads, .auditKeys, .paymentReport, .eraseUser, .eraseByEmail:
             return .secretKey
         case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
+            return .secretKey
+        case .appInstalls:
             return .secretKey
         case .dashboard:
             return .open

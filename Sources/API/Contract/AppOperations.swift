@@ -57,6 +57,8 @@ enum AppOperations {
             OpenAPILink(name: "apps", operationId: "listApps", description: "all apps of the project"),
             OpenAPILink(name: "deliveries", operationId: "listAppDeliveries", parameters: [("appId", appId)],
                         description: "its forward attempts"),
+            OpenAPILink(name: "installs", operationId: "listAppInstalls", parameters: [("appId", appId)],
+                        description: "its installs per day and tier"),
         ]
     }
 

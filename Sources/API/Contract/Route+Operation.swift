@@ -54,6 +54,7 @@ extension Route {
         case .ingestConfig: return IngestOperations.config
         case .ingestBatch: return IngestOperations.batch
         case .ingestInstall: return IngestOperations.install
+        case .appInstalls: return InstallReadOperations.installs
         }
     }
 }

@@ -72,7 +72,8 @@ extension IngestFixture {
         #expect(first.headers["Content-Type"] == "application/json")
         #expect(bodyText(first) == #"{"ok":true,"tier":"referrer"}"#)
         // Re-sent, even with other sources: the tier recorded first, nothing recorded again.
-        let organic = Self.install(key: app.key, sources: #","play":{"ref":"utm_source=google-play&utm_medium=organic"}"#)
+        let organic = Self.install(key: app.key,
+                                   sources: #","play":{"ref":"utm_source=google-play&utm_medium=organic"}"#)
         #expect(bodyText(fixture.install(try gzip(organic), gzip: true)) == #"{"ok":true,"tier":"referrer"}"#)
         #expect(bodyText(fixture.install(Array(body.utf8))) == #"{"ok":true,"tier":"referrer"}"#)
         let rows = try installs(fixture, app: app.appId)
