@@ -5,6 +5,7 @@ import EventStore
 import Foundation
 import HTTPServer
 import Postgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -94,6 +95,20 @@ extension IngestFixture {
         // The install id is only a keyed hash, in the row and in the event.
         #expect(try row.string("install_hash").count == 64)
         #expect(recorded.first?.contains("I-77A0") == false)
+    }
+
+    @Test func racingSendsOfOneInstallRecordOneEventAndAnswerOneTier() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try app(fixture)
+        let bodies = [Self.install(key: app.key, sources: Self.paidReferrer), Self.install(key: app.key)]
+        let answers = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { index in
+            let text = bodyText(fixture.install(Array(bodies[index % 2].utf8)))
+            answers.withLock { $0.append(text) }
+        }
+        #expect(Set(answers.withLock { $0 }).count == 1)
+        #expect(try installs(fixture, app: app.appId).count == 1)
+        #expect(try events(fixture, app: app.appId).count == 1)
     }
 
     @Test func eachTierFollowsThePrecedenceAndTwoInstallsAreTwoRows() throws {
