@@ -75,6 +75,8 @@ enum Handlers {
             return try RecordingListHandler.list(request, context, environment, appId: appId)
         case .ingestLead: return try IngestLeadHandler.receive(request, context, environment)
         case .appLeads(let appId): return try AppLeadsHandler.list(request, context, environment, appId: appId)
+        case .ingestInstall: return try IngestInstallHandler.receive(request, context, environment)
+        case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
         }
     }
 }

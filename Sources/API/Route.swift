@@ -115,6 +115,10 @@ public enum Route: Sendable, Equatable {
     case ingestLead
     /// `GET /s2s/v1/apps/{appId}/leads?limit=&after=`: the leads an app of the key's project received, newest first.
     case appLeads(appId: String)
+    /// `POST /v1/m/install`: an install's first open with its sources; answers its tier, once per install.
+    case ingestInstall
+    /// `GET /s2s/v1/apps/{appId}/installs?from=&to=`: an app's installs per UTC day and tier.
+    case appInstalls(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -183,6 +187,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/recordings") { .appRecordings(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/v1/m/lead") { _ in .ingestLead },
         Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -218,6 +224,7 @@ public enum Route: Sendable, Equatable {
         case .appLeads: return 0
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
+        case .appInstalls: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -238,6 +245,8 @@ public enum Route: Sendable, Equatable {
         case .ingestBatch: return 65536
         // 512 KiB on the wire (screenshots travel inside); `RecordingPacketHandler` caps the inflated events at 2 MiB.
         case .ingestRecording: return 524_288
+        // 16 KiB on the wire; `IngestInstallHandler` caps the inflated body at the same.
+        case .ingestInstall: return 16384
         }
     }
 
@@ -249,6 +258,8 @@ public enum Route: Sendable, Equatable {
              .storeNotification, .affiliateLink, .bind, .forwardedNotification, .ingestConfig, .ingestBatch,
              .ingestRecording:
             return .open
+        case .ingestInstall:
+            return .open
         case .project, .updateProject, .createUser, .createPayment, .refundPayment, .user, .userEntitlements,
              .events, .createApp, .apps, .app, .appDeliveries, .updateApp, .rotateStoreToken, .addDestination,
              .removeDestination, .createCampaign, .campaigns, .createAffiliate, .affiliates, .affiliateStatement,
@@ -256,7 +267,7 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
             return .secretKey
-        case .appRecordings:
+        case .appRecordings, .appInstalls:
             return .secretKey
         case .dashboard:
             return .open
@@ -269,7 +280,7 @@ public enum Route: Sendable, Equatable {
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
-        case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead: return true
+        case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
         default: return false
         }
     }

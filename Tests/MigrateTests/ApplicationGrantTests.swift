@@ -42,6 +42,8 @@ import TestSupport
         "replay_assets": Grants(table: ["SELECT", "INSERT"]),
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
+        // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
+        "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

@@ -111,6 +111,11 @@ import TestSupport
             VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), 1, repeat('a', 64), 'contact',
                     repeat('b', 64), false, now())
             """),
+        Table(name: "app_installs", insert: """
+            INSERT INTO app_installs (app_id, install_hash, org_id, project_id, tier, installed_at, day, recorded_at)
+            VALUES (gen_random_uuid(), repeat('b', 64), $1::uuid, gen_random_uuid(), 'organic', now(), current_date,
+                    now())
+            """),
         Table(name: "ingest_sessions", insert: """
             INSERT INTO ingest_sessions (day, org_id, project_id, app_id, install_hash, session_id, started_at,
                                          last_seen_at, batches, consent)

@@ -59,6 +59,8 @@ enum AppOperations {
                         description: "its forward attempts"),
             OpenAPILink(name: "leads", operationId: "listAppLeads", parameters: [("appId", appId)],
                         description: "the lead forms its SDK sent"),
+            OpenAPILink(name: "installs", operationId: "listAppInstalls", parameters: [("appId", appId)],
+                        description: "its installs per day and tier"),
         ]
     }
 

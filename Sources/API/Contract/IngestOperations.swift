@@ -184,6 +184,64 @@ enum IngestOperations {
             tooLarge(IngestLeadHandler.bodyLimit),
         ] + common.filter { $0.status != 403 })
 
+    static let installBody = JSONSchema.object([
+        .required("v", .constant(1)),
+        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
+                                         lengths: PublishableKey.length...PublishableKey.length)),
+        .required("app", .object([
+            .required("plat", ContractFields.appPlatform),
+            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
+        ], closed: false)),
+        .required("inst", id), .required("at", millis),
+        .required("cm", .enumeration(["always", "opt_in", "opt_out"])),
+        .required("cs", JSONSchema.string(pattern: "^[gdpx]{4}$", lengths: 4...4)
+            .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, x unused")),
+        .optional("first", .oneOf([.boolean, millis])
+            .described("the first open: true, or its Unix milliseconds (device clock)")),
+        .optional("play", .object([
+            .required("ref", JSONSchema.string(pattern: "^[A-Za-z0-9._~%&=+-]+$",
+                                               lengths: 1...AppInstallBody.maxReferrerLength)
+                .described("the raw Play install referrer (utm_*, gclid, x3c)")),
+            .optional("clk", count), .optional("ins", count),
+            .optional("ver", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...64)),
+        ])),
+        .optional("asa", .object([
+            .required("token", JSONSchema.string(pattern: "^[A-Za-z0-9+/=]+$",
+                                                 lengths: 1...AppInstallBody.maxAppleAdsTokenLength)
+                .described("the AdServices attribution token")),
+        ])),
+        .optional("link", .oneOf([
+            JSONSchema.string(pattern: "^[A-Za-z0-9:/._~%?&=#+-]+$", lengths: 1...AppInstallBody.maxLinkLength),
+            .object([
+                .optional("s", JSONSchema.string(pattern: "^[A-Za-z0-9:/._~%?&=#+-]+$", lengths: 1...1024)),
+                .optional("t", millis), .optional("tok", id), .optional("code", id),
+                .optional("attr", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...64)),
+            ]),
+        ]).described("the deep link of the first open")),
+    ], closed: false)
+
+    static let install = OpenAPIOperation(
+        id: "sendAppInstall", summary: "An install's first open and its sources; answers its tier",
+        description: "Once per install: a re-sent install answers the tier recorded first. Precedence: unknown "
+            + "(cs does not grant attribution: sources unused), referrer (a Play referrer with x3c, gclid or a "
+            + "non-organic UTM), apple_ads, pending (an Apple Ads token not resolved yet), link, identity, organic. "
+            + "Content-Encoding: gzip is inflated under the same 16 KiB.",
+        tag: "app-ingest",
+        parameters: [.header("User-Agent", JSONSchema.string(),
+                             "X3Kit/<v> (iOS <os>) or X3Android/<v> (Android <os>)")],
+        body: installBody,
+        responses: [
+            .json(200, "the install's tier", .object([
+                .required("ok", .constant(true)),
+                .required("tier", .enumeration(InstallTier.allCases.map(\.rawValue))),
+            ])),
+            error(400, "a part is missing or wrong (invalid); detail names it", code: "invalid", detail: true),
+            error(403, "the key is unknown, rotated away or malformed (key), app.plat/app.bid are not its app's "
+                  + "(app_mismatch), or the app is paused (disabled)", code: "key")
+                .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch"), errorSchema("disabled")])),
+            tooLarge(16384),
+        ] + common.filter { $0.status != 403 })
+
     private static func errorSchema(_ code: String) -> JSONSchema {
         .object([.required("ok", .constant(false)), .required("code", .constant(.string(code)))])
     }
@@ -209,6 +267,14 @@ enum IngestOperations {
                         ("inst", "install-1"), ("form", "contact"), ("email", "reader@example.com"),
                     ]),
                     description: "the app's SDK sends a lead form"),
+        OpenAPILink(name: "appInstall", operationId: "sendAppInstall",
+                    requestBody: .object([
+                        ("v", 1), ("k", "$response.body#/publishableKey"),
+                        ("app", .object([("plat", "$response.body#/platform"), ("bid", "$response.body#/bundleId")])),
+                        ("inst", "install-1"), ("at", 1_800_000_000_000), ("cm", "opt_in"), ("cs", "gggg"),
+                        ("first", true), ("play", .object([("ref", "utm_source=newsletter&utm_medium=email")])),
+                    ]),
+                    description: "the app's SDK reports its install"),
     ]
 }
 

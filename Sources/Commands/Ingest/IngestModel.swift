@@ -12,6 +12,10 @@ public struct IngestModel: Sendable {
     public let rows: IngestRowStore
     /// Session recordings (`POST /v1/m/r`) and their screenshots.
     public let recordings: RecordingStore
+    /// Installs and their tier (`POST /v1/m/install`).
+    public let recordInstall: RecordInstall
+    /// Installs per day and tier (`GET /s2s/v1/apps/{appId}/installs`).
+    public let installs: InstallCounts
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -20,5 +24,7 @@ public struct IngestModel: Sendable {
         self.changeSettings = ChangeIngestSettings(log: log)
         self.rows = IngestRowStore(pool: log.pool)
         self.recordings = RecordingStore(pool: log.pool)
+        self.recordInstall = RecordInstall(log: log)
+        self.installs = InstallCounts(pool: log.pool)
     }
 }

@@ -10,5 +10,6 @@ public enum ProjectionRegistry {
         AuditorProjection(), ErasureProjection(),
         IngestProjection(),
         AppLeadProjection(),
+        InstallProjection(),
     ]
 }

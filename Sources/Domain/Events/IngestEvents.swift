@@ -28,3 +28,68 @@ public struct AppIngestSettingsChanged: EventPayload, Equatable {
         self.settings = settings
     }
 }
+
+/// The streams of app ingest facts that are events.
+public enum IngestStreams {
+    /// One install of an app (`installHash` = the keyed hash of `inst`): its `AppInstallRecorded`, once.
+    public static func install(app: AppID, installHash: String) -> String { "app-install-\(app)-\(installHash)" }
+}
+
+/// An app install was recorded (`POST /v1/m/install`, once per install) with its tier and the sources it was decided
+/// from. The install id is only its keyed hash; sources are present only when attribution consent was granted.
+public struct AppInstallRecorded: EventPayload, Equatable {
+    public static let eventType = "AppInstallRecorded"
+    public static let schemaVersion = 1
+
+    /// What the install's sources said (all nil without attribution consent).
+    public struct Sources: Codable, Sendable, Equatable {
+        public var utmSource: String?
+        public var utmMedium: String?
+        public var utmCampaign: String?
+        public var utmTerm: String?
+        public var utmContent: String?
+        public var gclid: String?
+        /// Handoff's click token from the Play referrer, raw (issue 21 links it to its click).
+        public var x3c: String?
+        /// The AdServices token awaiting resolution (tier `pending`).
+        public var appleAdsToken: String?
+        /// The deep link of the first open, as sent.
+        public var link: String?
+
+        public init(utmSource: String? = nil, utmMedium: String? = nil, utmCampaign: String? = nil,
+                    utmTerm: String? = nil, utmContent: String? = nil, gclid: String? = nil, x3c: String? = nil,
+                    appleAdsToken: String? = nil, link: String? = nil) {
+            self.utmSource = utmSource
+            self.utmMedium = utmMedium
+            self.utmCampaign = utmCampaign
+            self.utmTerm = utmTerm
+            self.utmContent = utmContent
+            self.gclid = gclid
+            self.x3c = x3c
+            self.appleAdsToken = appleAdsToken
+            self.link = link
+        }
+    }
+
+    public var appId: String
+    public var projectId: String
+    public var installHash: String
+    public var tier: InstallTier
+    /// The first open, device time corrected by the server clock, ISO 8601 UTC.
+    public var installedAt: String
+    public var sdk: String?
+    public var sdkVersion: String?
+    public var sources: Sources
+
+    public init(appId: AppID, projectId: ProjectID, installHash: String, tier: InstallTier, installedAt: String,
+                sdk: String?, sdkVersion: String?, sources: Sources) {
+        self.appId = appId.description
+        self.projectId = projectId.description
+        self.installHash = installHash
+        self.tier = tier
+        self.installedAt = installedAt
+        self.sdk = sdk
+        self.sdkVersion = sdkVersion
+        self.sources = sources
+    }
+}

@@ -90,7 +90,7 @@ enum RequestTargetFuzz {
         case .dashboard(let token): [("token", token)]
         case .postPaymentPage(let pageToken): [("pageToken", pageToken)]
         case .app(let appId), .updateApp(let appId), .rotateStoreToken(let appId), .addDestination(let appId),
-             .appDeliveries(let appId):
+             .appDeliveries(let appId), .appInstalls(let appId):
             [("appId", appId)]
         case .appRecordings(let appId): [("appId", appId)]
         case .storeNotification(_, let token): [("token", token)]

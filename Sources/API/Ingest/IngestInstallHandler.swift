@@ -1,0 +1,76 @@
+import Commands
+import Crypto
+import Domain
+import EventStore
+import Foundation
+import HTTPServer
+
+/// `POST /v1/m/install`: an install's first open with its sources (≤ 16 KiB, also once inflated), answered
+/// `200 {"ok":true,"tier":T}` (docs/app-ingest.md "Installs").
+///
+/// In order: the body (400 `invalid` naming the part, 413 `too_large`), the key (403 `key`), `app.plat`/`app.bid`
+/// (403 `app_mismatch`), consent (400 `invalid`), a paused app (403 `disabled`). Then the tier (`InstallAttribution`)
+/// is recorded once per install as `AppInstallRecorded`; a re-sent install answers the tier recorded first. Sources
+/// are used and kept only when `cs` grants attribution; else the tier is `unknown` and nothing of them is stored.
+enum IngestInstallHandler {
+    /// Bytes an install may have once inflated.
+    static let inflatedLimit = 16 * 1024
+    /// How long before now a corrected first open may lie (as for a batch's times).
+    static let firstOpenWindow: TimeInterval = 7 * 86400
+
+    static func receive(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
+        let body = try AppInstallBody.parse(IngestBody.bytes(request, limit: inflatedLimit))
+        guard let app = try environment.model.ingest.lookup.app(publishableKey: body.key) else {
+            throw IngestRefusal.key
+        }
+        if case .failure(let refusal) = IngestAppBinding.check(
+            platform: body.platform, bundleId: body.bundleId, app: app.platform, appBundleId: app.bundleId,
+            platField: "app.plat", bidField: "app.bid")
+        {
+            throw refusal
+        }
+        let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
+        guard app.settings.enabled else { throw IngestRefusal.disabled }
+        guard let pepper = environment.model.identity?.secrets.lookupPepper else {
+            throw IngestRefusal.unavailable(retryAfter: 60)
+        }
+        let now = environment.clock()
+        let agent = SDKUserAgent.parse(request.headers["User-Agent"])
+        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper)
+        let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
+                                     correlationId: context.requestID)
+        let outcome = try environment.model.ingest.recordInstall.run(install, orgId: app.orgId, metadata: metadata)
+        return try IngestResponse.encode(Answer(tier: outcome.tier.rawValue))
+    }
+
+    /// The install's event: its tier from the sources (only with attribution consent), the first open corrected by
+    /// serverNow − `at` (one outside the 7 days before now is taken as now), the install kept only as
+    /// HMAC-SHA256(lookup pepper, `appId:inst`).
+    static func recorded(_ body: AppInstallBody, app: IngestLookup.IngestApp, consent: IngestConsent,
+                         agent: SDKUserAgent?, now: Date, pepper: [UInt8]) -> AppInstallRecorded {
+        let offset = now.timeIntervalSince1970 - Double(body.sentAt) / 1000
+        var firstOpen = Date(timeIntervalSince1970: Double(body.firstOpenAt ?? body.sentAt) / 1000 + offset)
+        if firstOpen > now || firstOpen < now.addingTimeInterval(-firstOpenWindow) { firstOpen = now }
+        let referrer = body.play.map { PlayReferrer.parse($0.referrer) }
+        let tier = InstallAttribution.tier(consent: consent, play: referrer,
+                                           appleAds: body.appleAdsToken == nil ? .none : .unresolved,
+                                           link: body.link != nil, identity: false)
+        var sources = AppInstallRecorded.Sources()
+        if consent.usesInstallSources {
+            sources = AppInstallRecorded.Sources(
+                utmSource: referrer?.utmSource, utmMedium: referrer?.utmMedium, utmCampaign: referrer?.utmCampaign,
+                utmTerm: referrer?.utmTerm, utmContent: referrer?.utmContent, gclid: referrer?.gclid,
+                x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link)
+        }
+        let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
+        return AppInstallRecorded(
+            appId: app.appId, projectId: app.projectId, installHash: install, tier: tier,
+            installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
+            sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
+    }
+
+    private struct Answer: Encodable {
+        var ok = true
+        var tier: String
+    }
+}
