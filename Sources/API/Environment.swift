@@ -47,6 +47,8 @@ public struct Environment: Sendable {
     public let appAccountTokenLimit: RateLimit
     /// The budget of each client IP on `GET /a/{refCode}` (affiliate links).
     public let affiliateLinkLimit: RateLimit
+    /// The budget of each client IP on `GET /v1/go/{ref}` (go links).
+    public let goLinkLimit: RateLimit
     /// The budget of each client IP on `POST /v1/app-store/bind`.
     public let bindLimit: RateLimit
     /// The budget of each store token on `POST /v1/m/store/*/{token}`.
@@ -100,6 +102,10 @@ public struct Environment: Sendable {
     public static let defaultAffiliateLinkLimit = RateLimit.perWindow(
         name: "affiliate-link", count: 60, seconds: 60, onFailure: .closed)
 
+    /// 60 followed go links per minute per client IP (issue 21); without Redis, 503 (fail closed).
+    public static let defaultGoLinkLimit = RateLimit.perWindow(
+        name: "go-link", count: 60, seconds: 60, onFailure: .closed)
+
     /// 10 binds per minute per client IP (issue 15); without Redis, 503 (fail closed).
     public static let defaultBindLimit = RateLimit.perWindow(
         name: "bind", count: 10, seconds: 60, onFailure: .closed)
@@ -150,8 +156,10 @@ public struct Environment: Sendable {
         surfaceLimit: RateLimit = Environment.defaultSurfaceLimit,
         forwardedTimestampWindow: ForwardedTimestampWindow = .standard,
         ingestConfigLimit: RateLimit = Environment.defaultIngestConfigLimit,
-        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches
+        ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+        goLinkLimit: RateLimit = Environment.defaultGoLinkLimit
     ) {
+        self.goLinkLimit = goLinkLimit
         self.ingestConfigLimit = ingestConfigLimit
         self.ingestDailyBatches = ingestDailyBatches
         self.model = model

@@ -70,6 +70,9 @@ enum Handlers {
         case .ingestConfig(let publishableKey):
             return try IngestConfigHandler.config(request, context, environment, publishableKey: publishableKey)
         case .ingestBatch: return try IngestBatchHandler.receive(request, context, environment)
+        case .createLink: return try LinkHandler.create(request, context, environment)
+        case .links: return try LinkHandler.list(request, context, environment)
+        case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
         }
     }
 }

@@ -106,6 +106,12 @@ public enum Route: Sendable, Equatable {
     case ingestConfig(publishableKey: String)
     /// `POST /v1/m/batch`: an AppBatch v1 (sessions, screen views, events) with the publishable key in `k`.
     case ingestBatch
+    /// `POST /s2s/v1/links`: create a go link in the key's project; answers it with its token and URL.
+    case createLink
+    /// `GET /s2s/v1/links`: the key's project's go links.
+    case links
+    /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
+    case goLink(ref: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -170,6 +176,9 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/dashboard/{token}") { .dashboard(token: $0["token"] ?? "") },
         Endpoint(.get, "/v1/m/config/{pk}") { .ingestConfig(publishableKey: $0["pk"] ?? "") },
         Endpoint(.post, "/v1/m/batch") { _ in .ingestBatch },
+        Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
+        Endpoint(.get, "/s2s/v1/links") { _ in .links },
+        Endpoint(.get, "/v1/go/{ref}") { .goLink(ref: $0["ref"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -219,6 +228,9 @@ public enum Route: Sendable, Equatable {
         case .forwardedNotification: return StoreIntakeLimits.bodyLimit(.apple)
         // 64 KiB on the wire; `IngestBatchHandler` caps the inflated body at the same.
         case .ingestBatch: return 65536
+        case .links, .goLink: return 0
+        // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
+        case .createLink: return 16384
         }
     }
 
@@ -236,8 +248,10 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
             return .secretKey
-        case .dashboard:
+        case .dashboard, .goLink:
             return .open
+        case .createLink, .links:
+            return .secretKey
         }
     }
 

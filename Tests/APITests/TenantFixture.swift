@@ -36,7 +36,8 @@ struct TenantFixture {
                    affiliateLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    bindLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
                    ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
-                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches)
+                   ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
+                   goLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -49,7 +50,7 @@ struct TenantFixture {
             clock: clock, publicBaseURL: publicBaseURL, publicEntitlementsLimit: publicEntitlementsLimit,
             clientGrouping: clientGrouping, storeLimit: storeLimit, storeChecks: storeChecks,
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
-            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches)
+            ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches, goLinkLimit: goLinkLimit)
         return APIResponder(environment: environment)
     }
 

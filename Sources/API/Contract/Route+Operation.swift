@@ -53,6 +53,9 @@ extension Route {
         case .dashboard: return DiagnosticsOperations.dashboard
         case .ingestConfig: return IngestOperations.config
         case .ingestBatch: return IngestOperations.batch
+        case .createLink: return LinkOperations.create
+        case .links: return LinkOperations.list
+        case .goLink: return LinkOperations.follow
         }
     }
 }

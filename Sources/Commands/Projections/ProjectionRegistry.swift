@@ -9,5 +9,6 @@ public enum ProjectionRegistry {
         SurfaceProjection(), AffiliateProjection(), CommissionProjection(),
         AuditorProjection(), ErasureProjection(),
         IngestProjection(),
+        LinkProjection(),
     ]
 }

@@ -98,6 +98,7 @@ enum RequestTargetFuzz {
         case .affiliateLink(let refCode): [("refCode", refCode)]
         case .affiliateStatement(let affiliateId): [("affiliateId", affiliateId)]
         case .ingestConfig(let publishableKey): [("pk", publishableKey)]
+        case .goLink(let ref): [("ref", ref)]
         default: []
         }
     }

@@ -1,0 +1,16 @@
+import EventStore
+
+/// Go links (issue 21): creating and listing a project's links and recording their clicks.
+public struct LinkModel: Sendable {
+    /// A project's links.
+    public let lookup: LinkLookup
+    public let createLink: CreateGoLink
+    public let recordClick: RecordLinkClick
+
+    /// The link model over `log`.
+    public init(log: EventLog) {
+        self.lookup = LinkLookup(log: log)
+        self.createLink = CreateGoLink(log: log)
+        self.recordClick = RecordLinkClick(log: log)
+    }
+}
