@@ -12,15 +12,18 @@ extension AdminCommand {
                       [--utm-source S] [--utm-medium M] [--utm-campaign C] [--utm-term T] [--utm-content C]
                       [--code CODE] [--pt PROVIDER_TOKEN] [--ct CAMPAIGN_TOKEN]
                handoff admin link list --project P
+               handoff admin link proxy-key --org ORG --domains D[,D…]
         --ios-app, --android-app: apps of the project (the iOS app needs its App Store id for the App Store
         redirect); --code: the short code a proxy key's domain resolves; --pt, --ct: App Store provider and
-        campaign tokens
+        campaign tokens; proxy-key: a key (shown once) for the organization's first-party proxy on the domains,
+        sent as X-Handoff-Proxy-Key with <prefix>/go/<code> forwarded to /v1/go/<code>
         """
 
     /// A link subcommand, its arguments checked.
     enum LinkCommand {
         case create(ProjectID, GoLinkDraft)
         case list(ProjectID)
+        case proxyKey(OrgID, [String])
     }
 
     /// Runs `handoff admin link <arguments>` (the words after `link`); the exit status of `run`.
@@ -40,6 +43,8 @@ extension AdminCommand {
             case .list(let project):
                 let links = try model.lookup.links(project: project, org: nil)
                 print(try encode(["links": links.map { $0.shared(base: configuration.publicBaseURL) }]))
+            case .proxyKey(let org, let domains):
+                print(try encode(try model.issueProxyKey.run(org: org, domains: domains, metadata: metadata)))
             }
             return 0
         } catch let error as UsageError {
@@ -81,6 +86,12 @@ extension AdminCommand {
             return .create(try linkProject(flags), draft)
         case "list":
             return .list(try linkProject(try Flags(rest, allowed: ["--project"])))
+        case "proxy-key":
+            let flags = try Flags(rest, allowed: ["--org", "--domains"])
+            let org = try field(OrgID.parse(try flags.required("--org"), field: "--org"))
+            let domains = try flags.required("--domains").split(separator: ",", omittingEmptySubsequences: false)
+                .map(String.init)
+            return .proxyKey(org, try field(ProxyDomains.parse(domains, field: "--domains")))
         default:
             throw UsageError(message: "unknown subcommand \"link \(verb)\"")
         }

@@ -205,7 +205,8 @@ struct StreamActivity: InlineProjection {
         #expect(outcome.stdout == "replayed 0 events (0 during the swap) into organizations, projects, secret_keys, "
             + "buyers, buyer_emails, payments, handoff_codes, fingerprints, apps, app_store_tokens, app_destinations, "
             + "app_account_tokens, store_notifications, store_deliveries, surfaces, affiliate_campaigns, affiliates, "
-            + "affiliate_clicks, affiliate_referrals, commissions, org_auditors, app_ingest_configs, go_links\n")
+            + "affiliate_clicks, affiliate_referrals, commissions, org_auditors, app_ingest_configs, go_links, "
+            + "proxy_keys\n")
         // With nothing registered there is nothing to rebuild, and that is a success.
         #expect(ReplayCommand.run(arguments: [], environment: fixture.environment, projections: []) == 0)
         let refused = try fixture.handoff(["replay", "--fast"])

@@ -39,6 +39,7 @@ import TestSupport
         // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
         "go_links": Grants(table: ["SELECT", "INSERT"]),
         "link_clicks": Grants(table: ["SELECT", "INSERT"]),
+        "proxy_keys": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
@@ -88,7 +89,7 @@ import TestSupport
         "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "proxy_key_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

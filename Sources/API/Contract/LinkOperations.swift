@@ -96,6 +96,9 @@ enum LinkOperations {
             .query("s", JSONSchema.string(VisitorMatch.sessionCharacters, lengths: VisitorMatch.sessionLengths),
                    "the web session the visitor came from"),
             .query("x3_test", JSONSchema.enumeration(["1"]), "marks the click as test traffic"),
+            OpenAPIParameter(name: ProxyKey.header, location: .header, schema: .string(),
+                             required: false, description: "a proxy key (px_…): ref may then be a link code of the "
+                                 + "key's organization; a wrong key resolves nothing"),
         ],
         responses: [
             OpenAPIResponse(status: 302, description: "to the store or the fallback URL", content: nil,
@@ -104,7 +107,8 @@ enum LinkOperations {
                                 ("Cache-Control", .constant("no-store"), "never cached"),
                                 ("Referrer-Policy", .constant("no-referrer"), "the next page learns no referrer"),
                             ]),
-            OpenAPIResponse(status: 404, description: "one fixed page for an unknown or malformed token",
+            OpenAPIResponse(status: 404, description: "one fixed page for an unknown or malformed token (or code), or "
+                            + "a wrong proxy key",
                             content: ("text/html", .string())),
             PublicOperations.limited(Environment.defaultGoLinkLimit),
         ])

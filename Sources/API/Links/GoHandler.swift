@@ -9,6 +9,9 @@ import HTTPServer
 /// no-referrer`, never a cookie, no body. `?s=` names the web session the visitor came from; `?x3_test=1` marks test
 /// traffic.
 ///
+/// With a proxy key in `X-Handoff-Proxy-Key` (a first-party proxy forwarding `<prefix>/go/<code>`), `ref` may also be
+/// a link code of the key's organization; without one, codes never resolve, and a wrong key resolves nothing.
+///
 /// An unknown or malformed `ref`: one fixed plain HTML 404 page, nothing recorded. 60 per minute per client IP
 /// (429), 503 while Redis is down (fails closed) or without the identity secrets (the visitor hash is keyed with the
 /// lookup pepper).
@@ -22,7 +25,13 @@ enum GoHandler {
         let visitor = RecordLinkClick.Visitor(
             clientKey: environment.clientKey(request), userAgent: request.headers["User-Agent"],
             webSession: request.query["s"], test: request.query["x3_test"] == "1")
-        guard let outcome = try environment.model.links.recordClick.run(ref: ref, visitor: visitor,
+        var proxyOrg: OrgID?
+        if let key = request.headers[ProxyKey.header] {
+            // A proxied request: the key's org's codes resolve; a wrong key resolves nothing.
+            guard let org = try environment.model.links.proxyKeys.org(of: key) else { return notFound }
+            proxyOrg = org
+        }
+        guard let outcome = try environment.model.links.recordClick.run(ref: ref, proxyOrg: proxyOrg, visitor: visitor,
                                                                         now: environment.clock(), pepper: pepper)
         else { return notFound }
         return Response(status: 302, headers: Headers([

@@ -3,13 +3,25 @@ import EventStore
 import Foundation
 import Postgres
 
-/// Folds `GoLinkCreated` into `go_links` (migration `0032_go_links.sql`): one row per link, never changed.
+/// Folds `GoLinkCreated` into `go_links` and `ProxyKeyIssued` into `proxy_keys` (migration `0032_go_links.sql`): one
+/// row per link or key, never changed.
 public struct LinkProjection: InlineProjection {
     public init() {}
 
-    public var tables: [String] { ["go_links"] }
+    public var tables: [String] { ["go_links", "proxy_keys"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
+        if event.eventType == ProxyKeyIssued.eventType {
+            let issued = try event.decode(ProxyKeyIssued.self)
+            try connection.query("""
+                INSERT INTO \(tables["proxy_keys"])
+                    (proxy_key_id, org_id, key_hash, visible_prefix, domains, created_at)
+                VALUES ($1::uuid, $2::uuid, $3, $4, $5::text[], $6::timestamptz)
+                """, [.text(issued.proxyKeyId), .text(event.orgId.uuidString.lowercased()), .text(issued.keyHash),
+                      .text(issued.visiblePrefix), .text("{" + issued.domains.joined(separator: ",") + "}"),
+                      .text(event.recordedAt)])
+            return
+        }
         guard event.eventType == GoLinkCreated.eventType else { return }
         let link = try event.decode(GoLinkCreated.self)
         let encoder = JSONEncoder()

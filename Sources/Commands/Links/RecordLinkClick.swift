@@ -37,13 +37,26 @@ public struct RecordLinkClick: Sendable {
 
     init(log: EventLog) { self.log = log }
 
-    /// Records a click of the link whose global token is `ref` at `now`; nil, and nothing recorded, for a malformed
-    /// or unknown token. `pepper` keys the visitor hash (the lookup pepper).
-    public func run(ref: String, visitor: Visitor, now: Date, pepper: [UInt8]) throws -> Outcome? {
-        guard let token = LinkToken.parse(ref) else { return nil }
+    /// Records a click of the link whose global token is `ref` at `now` — or, with `proxyOrg` (the org of a valid
+    /// proxy key), the link of that org whose code or token is `ref`; nil, and nothing recorded, when no link
+    /// matches. `pepper` keys the visitor hash (the lookup pepper).
+    public func run(ref: String, proxyOrg: OrgID? = nil, visitor: Visitor, now: Date, pepper: [UInt8]) throws
+        -> Outcome?
+    {
+        let scope: OrgScope
+        let condition: String
+        if let proxyOrg {
+            guard (1...64).contains(ref.utf8.count) else { return nil }
+            scope = .org(proxyOrg.uuid)
+            condition = "(l.code = $1 OR l.token = $1)"
+        } else {
+            guard LinkToken.parse(ref) != nil else { return nil }
+            scope = .orgOf(.goLink, .text(ref))
+            condition = "l.token = $1"
+        }
         let click = LinkToken(randomBytes: SecureRandom.bytes(LinkToken.randomByteCount))
         let hash = Self.visitorHash(visitor, now: now, pepper: pepper)
-        return try log.transact(in: .orgOf(.goLink, .text(token.text))) { transaction in
+        return try log.transact(in: scope) { transaction in
             let connection = transaction.connection
             guard let row = try connection.queryPrepared("""
                 SELECT l.org_id::text AS org_id, l.project_id::text AS project_id, l.link_id::text AS link_id,
@@ -52,8 +65,8 @@ public struct RecordLinkClick: Sendable {
                 FROM go_links l
                     LEFT JOIN apps ia ON ia.app_id = l.ios_app_id AND ia.org_id = l.org_id
                     LEFT JOIN apps aa ON aa.app_id = l.android_app_id AND aa.org_id = l.org_id
-                WHERE l.token = $1
-                """, [.text(token.text)]).rows.first else { return nil }
+                WHERE \(condition) ORDER BY l.code = $1 DESC NULLS LAST LIMIT 1
+                """, [.text(ref)]).rows.first else { return nil }
             let utm = try JSONDecoder().decode(LinkUTM.self, from: Data(try row.string("utm").utf8))
             let target = ClickDestination.Target(
                 androidPackage: row["android_package"], appleAppId: row["app_apple_id"].flatMap { Int64($0) },

@@ -2,6 +2,8 @@
 public enum LinkStreams {
     /// A go link's stream: its creation.
     public static func link(_ id: GoLinkID) -> String { "go-link-\(id)" }
+    /// A proxy key's stream: its issue.
+    public static func proxyKey(_ id: ProxyKeyID) -> String { "proxy-key-\(id)" }
 }
 
 /// A go link was created in a project (`POST /s2s/v1/links`, `handoff admin link create`). Absent members were not
@@ -32,5 +34,23 @@ public struct GoLinkCreated: EventPayload, Equatable {
         self.utm = draft.utm
         self.appStoreProviderToken = draft.appStoreProviderToken
         self.appStoreCampaignToken = draft.appStoreCampaignToken
+    }
+}
+
+/// An organization got a proxy key for its first-party proxy (`handoff admin proxy-key create`). The key itself is
+/// never recorded: only its SHA-256 (lowercase hex), the visible prefix and the domains it was registered for.
+public struct ProxyKeyIssued: EventPayload, Equatable {
+    public static let eventType = "ProxyKeyIssued"
+    public static let schemaVersion = 1
+    public var proxyKeyId: String
+    public var keyHash: String
+    public var visiblePrefix: String
+    public var domains: [String]
+
+    public init(proxyKeyId: ProxyKeyID, keyHash: String, visiblePrefix: String, domains: [String]) {
+        self.proxyKeyId = proxyKeyId.description
+        self.keyHash = keyHash
+        self.visiblePrefix = visiblePrefix
+        self.domains = domains
     }
 }

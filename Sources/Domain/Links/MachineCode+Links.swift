@@ -12,6 +12,8 @@ extension MachineCode {
     public static let appStoreTokenFormat = MachineCode(rawValue: "VALIDATION_APP_STORE_TOKEN_FORMAT")
     /// An app id of a link that is not an app of the project on the named platform.
     public static let linkAppPlatform = MachineCode(rawValue: "VALIDATION_LINK_APP_PLATFORM")
+    /// A proxy key's domains that are not 1–20 host names.
+    public static let proxyDomainFormat = MachineCode(rawValue: "VALIDATION_PROXY_DOMAIN_FORMAT")
     /// The organization already has a link with this code (409).
     public static let linkCodeTaken = MachineCode(rawValue: "LINK_CODE_TAKEN")
 }

@@ -39,11 +39,23 @@ CREATE TABLE link_clicks (
 CREATE INDEX link_clicks_visitor_idx ON link_clicks (org_id, project_id, visitor_hash, clicked_at);
 CREATE INDEX link_clicks_link_idx ON link_clicks (org_id, link_id, clicked_at);
 
+-- An organization's proxy keys (projection of `ProxyKeyIssued`): only the SHA-256 of a key (`px_…`) is kept, with its
+-- visible prefix and the domains it was registered for. With the key in `X-Handoff-Proxy-Key`, `GET /v1/go/{ref}`
+-- resolves the organization's link codes.
+CREATE TABLE proxy_keys (
+    proxy_key_id   uuid        PRIMARY KEY,
+    org_id         uuid        NOT NULL,
+    key_hash       text        NOT NULL UNIQUE CHECK (key_hash ~ '^[0-9a-f]{64}$'),
+    visible_prefix text        NOT NULL CHECK (visible_prefix ~ '^px_[A-Za-z0-9_-]{8}$'),
+    domains        text[]      NOT NULL CHECK (cardinality(domains) BETWEEN 1 AND 20),
+    created_at     timestamptz NOT NULL
+);
+
 DO $$
 DECLARE
     t text;
 BEGIN
-    FOREACH t IN ARRAY ARRAY['go_links', 'link_clicks'] LOOP
+    FOREACH t IN ARRAY ARRAY['go_links', 'link_clicks', 'proxy_keys'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY org_scope ON %I '
                        'USING (strpos(current_setting(''handoff.org_id'', true), org_id::text) > 0) '
@@ -63,6 +75,17 @@ BEGIN
 END
 $$;
 
+-- The org of a proxy key, by the SHA-256 (hex) of its text.
+CREATE FUNCTION proxy_key_org(p_key_hash text) RETURNS uuid
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_org uuid;
+BEGIN
+    SELECT k.org_id INTO v_org FROM proxy_keys k WHERE k.key_hash = p_key_hash;
+    RETURN v_org;
+END
+$$;
+
 -- The application role: links are inserted by their projection, clicks by `GET /v1/go/{ref}`; nothing moves.
 DO $$
 BEGIN
@@ -72,7 +95,10 @@ BEGIN
     END IF;
     GRANT SELECT, INSERT ON go_links TO handoff_app;
     GRANT SELECT, INSERT ON link_clicks TO handoff_app;
+    GRANT SELECT, INSERT ON proxy_keys TO handoff_app;
     GRANT EXECUTE ON FUNCTION go_link_org(text) TO handoff_app;
+    GRANT EXECUTE ON FUNCTION proxy_key_org(text) TO handoff_app;
 END
 $$;
 REVOKE ALL ON FUNCTION go_link_org(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION proxy_key_org(text) FROM PUBLIC;
