@@ -47,6 +47,8 @@ public struct Environment: Sendable {
     public let appAccountTokenLimit: RateLimit
     /// The budget of each client IP on `GET /a/{refCode}` (affiliate links).
     public let affiliateLinkLimit: RateLimit
+    /// The budget of each client IP on `GET /v1/go/{ref}` (go links).
+    public let goLinkLimit: RateLimit
     /// The budget of each client IP on `POST /v1/app-store/bind`.
     public let bindLimit: RateLimit
     /// The budget of each store token on `POST /v1/m/store/*/{token}`.
@@ -107,6 +109,10 @@ public struct Environment: Sendable {
     /// 60 followed affiliate links per minute per client IP (issue 15); without Redis, 503 (fail closed).
     public static let defaultAffiliateLinkLimit = RateLimit.perWindow(
         name: "affiliate-link", count: 60, seconds: 60, onFailure: .closed)
+
+    /// 60 followed go links per minute per client IP (issue 21); without Redis, 503 (fail closed).
+    public static let defaultGoLinkLimit = RateLimit.perWindow(
+        name: "go-link", count: 60, seconds: 60, onFailure: .closed)
 
     /// 10 binds per minute per client IP (issue 15); without Redis, 503 (fail closed).
     public static let defaultBindLimit = RateLimit.perWindow(
@@ -181,8 +187,10 @@ public struct Environment: Sendable {
         ingestRecordingLimit: RateLimit = Environment.defaultIngestRecordingLimit,
         ingestLeadLimit: RateLimit = Environment.defaultIngestLeadLimit,
         ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
-        ingestBatchAddressLimit: RateLimit = Environment.defaultIngestBatchAddressLimit
+        ingestBatchAddressLimit: RateLimit = Environment.defaultIngestBatchAddressLimit,
+        goLinkLimit: RateLimit = Environment.defaultGoLinkLimit
     ) {
+        self.goLinkLimit = goLinkLimit
         self.ingestRecordingLimit = ingestRecordingLimit
         self.ingestBatchInstallLimit = ingestBatchInstallLimit
         self.ingestBatchAddressLimit = ingestBatchAddressLimit

@@ -77,6 +77,9 @@ enum Handlers {
         case .appLeads(let appId): return try AppLeadsHandler.list(request, context, environment, appId: appId)
         case .ingestInstall: return try IngestInstallHandler.receive(request, context, environment)
         case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
+        case .createLink: return try LinkHandler.create(request, context, environment)
+        case .links: return try LinkHandler.list(request, context, environment)
+        case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
         }
     }
 }

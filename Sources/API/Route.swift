@@ -119,6 +119,12 @@ public enum Route: Sendable, Equatable {
     case ingestInstall
     /// `GET /s2s/v1/apps/{appId}/installs?from=&to=`: an app's installs per UTC day and tier.
     case appInstalls(appId: String)
+    /// `POST /s2s/v1/links`: create a go link in the key's project; answers it with its token and URL.
+    case createLink
+    /// `GET /s2s/v1/links`: the key's project's go links.
+    case links
+    /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
+    case goLink(ref: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -189,6 +195,9 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
         Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
+        Endpoint(.get, "/s2s/v1/links") { _ in .links },
+        Endpoint(.get, "/v1/go/{ref}") { .goLink(ref: $0["ref"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -247,6 +256,9 @@ public enum Route: Sendable, Equatable {
         case .ingestRecording: return 524_288
         // 16 KiB on the wire; `IngestInstallHandler` caps the inflated body at the same.
         case .ingestInstall: return 16384
+        case .links, .goLink: return 0
+        // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
+        case .createLink: return 16384
         }
     }
 
@@ -269,10 +281,10 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .appRecordings, .appInstalls:
             return .secretKey
-        case .dashboard:
+        case .dashboard, .goLink:
             return .open
         case .ingestLead: return .open
-        case .appLeads: return .secretKey
+        case .appLeads, .createLink, .links: return .secretKey
         }
     }
 

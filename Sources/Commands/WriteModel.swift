@@ -33,6 +33,8 @@ public struct WriteModel: Sendable {
     public let timelines: BuyerTimelines
     /// App ingest (`/v1/m/*`): publishable keys and AppConfig.
     public let ingest: IngestModel
+    /// Go links and their clicks (issue 21).
+    public let links: LinkModel
 
     /// The write model over `pool`; `sweep` is the fingerprint sweep's schedule (tests pass their own);
     /// `commandBatch` bounds how many concurrent commands of one org share a transaction (`EventLog`; 1 = off).
@@ -52,6 +54,7 @@ public struct WriteModel: Sendable {
         self.audit = AuditTrail(log: log)
         self.timelines = BuyerTimelines(log: log)
         self.ingest = IngestModel(log: log)
+        self.links = LinkModel(log: log)
         let projects = self.projects
         self.apps = secrets.map { AppModel(log: log, masterKeys: $0.masterKeys, forwardAddresses: forwardAddresses) }
         self.surfaces = secrets.map { SurfaceModel(log: log, masterKeys: $0.masterKeys) }

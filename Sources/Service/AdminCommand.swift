@@ -19,6 +19,7 @@ public enum AdminCommand {
                handoff admin key revoke --project P --prefix sk_live_XXXXXXXX
                handoff admin app …  (apps, store tokens, destinations: handoff admin app --help)
                handoff admin affiliate …  (campaigns, affiliates: handoff admin affiliate --help)
+               handoff admin link …  (go links: handoff admin link --help)
                handoff admin surface …  (forwarded App Store notifications: handoff admin surface --help)
                handoff admin buyer erase --org ORG (--guid GUID | --email ADDRESS)   (docs/personal-data.md)
                handoff admin buyer timeline --org ORG (--guid GUID | --payment ID) [--json]   (docs/diagnostics.md)
@@ -54,6 +55,13 @@ public enum AdminCommand {
                 return arguments.count == 1 ? 2 : 0
             }
             return runAffiliate(Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.first == "link" {
+            if arguments.count == 1 || arguments[1] == "--help" || arguments[1] == "-h" {
+                print(linkUsage)
+                return arguments.count == 1 ? 2 : 0
+            }
+            return runLink(Array(arguments.dropFirst()), environment: environment)
         }
         if arguments.first == "dashboard-link" {
             return runDashboardLink(Array(arguments.dropFirst()), environment: environment)

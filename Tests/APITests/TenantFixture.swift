@@ -39,7 +39,8 @@ struct TenantFixture {
                    ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
                    ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600),
                    ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
-                   ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit())
+                   ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit(),
+                   goLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
         throws -> APIResponder {
         let postgres = PostgresConfiguration(url: postgresURL ?? database.appURL, poolSize: poolSize)
         let environment = Environment(
@@ -54,7 +55,8 @@ struct TenantFixture {
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
             ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches,
             ingestRecordingLimit: ingestRecordingLimit,
-            ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit)
+            ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit,
+            goLinkLimit: goLinkLimit)
         return APIResponder(environment: environment)
     }
 

@@ -260,7 +260,7 @@ import TestSupport
                                  "app_destinations", "app_account_tokens", "store_notifications",
                                  "store_deliveries", "surfaces", "affiliate_campaigns", "affiliates",
                                  "affiliate_clicks", "affiliate_referrals", "commissions", "org_auditors",
-                                 "app_ingest_configs", "app_leads", "app_installs"])
+                                 "app_ingest_configs", "app_leads", "app_installs", "go_links", "proxy_keys"])
         #expect(try snapshot() == live)
     }
 }

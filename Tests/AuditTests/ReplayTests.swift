@@ -206,7 +206,7 @@ struct StreamActivity: InlineProjection {
             + "buyers, buyer_emails, payments, handoff_codes, fingerprints, apps, app_store_tokens, app_destinations, "
             + "app_account_tokens, store_notifications, store_deliveries, surfaces, affiliate_campaigns, affiliates, "
             + "affiliate_clicks, affiliate_referrals, commissions, org_auditors, app_ingest_configs, app_leads, "
-            + "app_installs\n")
+            + "app_installs, go_links, proxy_keys\n")
         // With nothing registered there is nothing to rebuild, and that is a success.
         #expect(ReplayCommand.run(arguments: [], environment: fixture.environment, projections: []) == 0)
         let refused = try fixture.handoff(["replay", "--fast"])

@@ -44,6 +44,10 @@ import TestSupport
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
         "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token"]),
+        // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
+        "go_links": Grants(table: ["SELECT", "INSERT"]),
+        "link_clicks": Grants(table: ["SELECT", "INSERT"]),
+        "proxy_keys": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
@@ -89,11 +93,11 @@ import TestSupport
     /// 0022, 0023, 0024).
     static let definerFunctions: Set<String> = [
         "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
-        "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
+        "go_link_org", "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
         "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
-        "project_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "proxy_key_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

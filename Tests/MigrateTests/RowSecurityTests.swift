@@ -128,6 +128,22 @@ import TestSupport
             VALUES (current_date, $1::uuid, gen_random_uuid(), repeat('a', 64), gen_random_uuid()::text, 1, 'open',
                     now(), now())
             """),
+        Table(name: "go_links", insert: """
+            INSERT INTO go_links (link_id, org_id, project_id, token, fallback_url, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), substr(md5(gen_random_uuid()::text), 1, 22),
+                    'https://example.com/', now())
+            """),
+        Table(name: "link_clicks", insert: """
+            INSERT INTO link_clicks (click_token, org_id, project_id, link_id, platform, visitor_hash, test,
+                                     clicked_at)
+            VALUES (substr(md5(gen_random_uuid()::text), 1, 22), $1::uuid, gen_random_uuid(), gen_random_uuid(),
+                    'web', repeat('a', 64), false, now())
+            """),
+        Table(name: "proxy_keys", insert: """
+            INSERT INTO proxy_keys (proxy_key_id, org_id, key_hash, visible_prefix, domains, created_at)
+            VALUES (gen_random_uuid(), $1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), 'px_abcdefgh',
+                    '{links.example.com}', now())
+            """),
         Table(name: "ingest_screen_views", insert: """
             INSERT INTO ingest_screen_views (day, org_id, app_id, install_hash, session_id, view_id, seq, started_at,
                                              received_at)

@@ -27,6 +27,7 @@ enum ProjectOperations {
                     description: "read the organization's payment report at its signed chain head"),
         OpenAPILink(name: "contract", operationId: "getOpenAPIDocument", description: "what every route takes"),
     ] + DiagnosticsOperations.projectLinks + AppOperations.projectLinks + AffiliateOperations.projectLinks
+        + LinkOperations.projectLinks
 
     static let show = OpenAPIOperation(
         id: "getProject", summary: "The key's project settings", tag: "server-to-server",

@@ -59,6 +59,9 @@ extension Route {
         case .appLeads: return AppOperations.leads
         case .ingestInstall: return IngestOperations.install
         case .appInstalls: return InstallReadOperations.installs
+        case .createLink: return LinkOperations.create
+        case .links: return LinkOperations.list
+        case .goLink: return LinkOperations.follow
         }
     }
 }

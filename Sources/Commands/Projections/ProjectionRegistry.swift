@@ -11,5 +11,6 @@ public enum ProjectionRegistry {
         IngestProjection(),
         AppLeadProjection(),
         InstallProjection(),
+        LinkProjection(),
     ]
 }

@@ -100,6 +100,7 @@ enum RequestTargetFuzz {
         case .affiliateStatement(let affiliateId): [("affiliateId", affiliateId)]
         case .ingestConfig(let publishableKey): [("pk", publishableKey)]
         case .appLeads(let appId): [("appId", appId)]
+        case .goLink(let ref): [("ref", ref)]
         default: []
         }
     }
