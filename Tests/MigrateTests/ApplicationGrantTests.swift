@@ -39,7 +39,7 @@ import TestSupport
         // Session recordings (0033): inserted; an install's sessions and packets are deleted by a device erasure.
         "recording_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
-        "replay_assets": Grants(table: ["SELECT", "INSERT"]),
+        "recording_assets": Grants(table: ["SELECT", "INSERT"]),
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.

@@ -162,8 +162,8 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid()::text, 0, now(), now(), 1, decode('7b7d', 'hex'),
                     now())
             """),
-        Table(name: "replay_assets", insert: """
-            INSERT INTO replay_assets (org_id, app_id, sha256, mime, bytes, created_at)
+        Table(name: "recording_assets", insert: """
+            INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at)
             VALUES ($1::uuid, gen_random_uuid(), repeat('c', 64), 'image/png', decode('00', 'hex'), now())
             """),
         Table(name: "affiliate_campaigns", insert: """

@@ -50,7 +50,7 @@ public struct RecordingStore: Sendable {
             guard !inserted.isEmpty else { return .duplicate }
             for asset in row.assets {
                 try connection.queryPrepared("""
-                    INSERT INTO replay_assets (org_id, app_id, sha256, mime, bytes, created_at)
+                    INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at)
                     VALUES ($1::uuid, $2::uuid, $3, $4, $5, to_timestamp($6::double precision))
                     ON CONFLICT (app_id, sha256) DO NOTHING
                     """, [org, app, .text(asset.sha256), .text(asset.mime), .bytea(asset.bytes),
@@ -123,7 +123,7 @@ public struct RecordingStore: Sendable {
     public func asset(org: OrgID, appId: AppID, sha256: String) throws -> (mime: String, bytes: [UInt8])? {
         let row = try pool.withConnection { connection in
             try connection.queryPrepared("""
-                SELECT mime, bytes FROM replay_assets WHERE org_id = $1::uuid AND app_id = $2::uuid AND sha256 = $3
+                SELECT mime, bytes FROM recording_assets WHERE org_id = $1::uuid AND app_id = $2::uuid AND sha256 = $3
                 """, [.text(org.description), .text(appId.description), .text(sha256)], in: .org(org.uuid)).rows.first
         }
         guard let row, let bytes = row.bytes("bytes") else { return nil }

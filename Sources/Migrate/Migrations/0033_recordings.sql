@@ -17,7 +17,7 @@ CREATE TABLE recording_sessions (
 );
 
 -- One row per packet, `seq` counting a session's packets from 0 (a re-sent packet is 403 `duplicate`). `events` is
--- the inflated NDJSON of rrweb events, screenshots' bytes taken out (kept in `replay_assets` or dropped). Its session
+-- the inflated NDJSON of rrweb events, screenshots' bytes taken out (kept in `recording_assets` or dropped). Its session
 -- row is written in the same transaction (`RecordingStore.write`); no foreign key, like the other ingest tables.
 CREATE TABLE recording_packets (
     org_id       uuid        NOT NULL,
@@ -35,7 +35,7 @@ CREATE TABLE recording_packets (
 
 -- Screenshots by content (SHA-256 of the image bytes), once per app: a second packet with the same image stores
 -- nothing new.
-CREATE TABLE replay_assets (
+CREATE TABLE recording_assets (
     org_id       uuid        NOT NULL,
     app_id       uuid        NOT NULL,
     sha256       text        NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
@@ -49,7 +49,7 @@ DO $$
 DECLARE
     t text;
 BEGIN
-    FOREACH t IN ARRAY ARRAY['recording_sessions', 'recording_packets', 'replay_assets'] LOOP
+    FOREACH t IN ARRAY ARRAY['recording_sessions', 'recording_packets', 'recording_assets'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY org_scope ON %I '
                        'USING (strpos(current_setting(''handoff.org_id'', true), org_id::text) > 0) '
@@ -68,6 +68,6 @@ BEGIN
     END IF;
     GRANT SELECT, INSERT, DELETE ON recording_sessions TO handoff_app;
     GRANT SELECT, INSERT, DELETE ON recording_packets TO handoff_app;
-    GRANT SELECT, INSERT ON replay_assets TO handoff_app;
+    GRANT SELECT, INSERT ON recording_assets TO handoff_app;
 END
 $$;

@@ -100,7 +100,7 @@ import TestSupport
         let stored = try packet.string("events")
         #expect(!stored.contains(Data(Self.image).base64EncodedString()) && stored.contains(Self.imageSha))
         #expect(stored.contains(#""type":2"#))
-        #expect(try count(fixture, "replay_assets", app: app.appId) == 0)
+        #expect(try count(fixture, "recording_assets", app: app.appId) == 0)
     }
 
     @Test func screenshotsAreKeptOncePerHashOnlyWhileTheSettingIsOn() throws {
@@ -115,7 +115,7 @@ import TestSupport
         #expect(bodyText(fixture.recording(try packet(Self.header(key: app.key, seq: 1, at: at),
                                                       Self.events(at: at, shot: false)))) == "ok")
         let assets = try fixture.apps.tenants.ownerConnection().query(
-            "SELECT sha256, mime, bytes FROM replay_assets WHERE app_id = $1::uuid", [.text(app.appId)]).rows
+            "SELECT sha256, mime, bytes FROM recording_assets WHERE app_id = $1::uuid", [.text(app.appId)]).rows
         #expect(assets.count == 1)
         #expect(try assets[0].string("sha256") == Self.imageSha && assets[0].string("mime") == "image/png")
         #expect(assets[0].bytes("bytes") == Self.image)
@@ -161,7 +161,7 @@ import TestSupport
         #expect(bodyText(fixture.recording(try packet(Self.header(key: app.key, cm: "opt_in", at: at),
                                                       Self.events(at: at)))) == "ok")
         #expect(try count(fixture, "recording_packets", app: app.appId) == 1)
-        #expect(try count(fixture, "replay_assets", app: app.appId) == 0)
+        #expect(try count(fixture, "recording_assets", app: app.appId) == 0)
     }
 
     @Test func anExcludedScreenIs422PageExcluded() throws {
