@@ -73,6 +73,12 @@ enum Handlers {
         case .ingestRecording: return try RecordingPacketHandler.receive(request, context, environment)
         case .appRecordings(let appId):
             return try RecordingListHandler.list(request, context, environment, appId: appId)
+        case .createReplayLink(let appId):
+            return try ReplayHandler.createLink(request, context, environment, appId: appId)
+        case .replay(let token): return try ReplayHandler.page(request, environment, token: token)
+        case .replayEvents(let token): return try ReplayHandler.events(request, environment, token: token)
+        case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
+        case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
         }
     }
 }

@@ -134,7 +134,9 @@ import TestSupport
                                    "/s2s/v1/users/{guid}/timeline", "/s2s/v1/payments/{paymentId}/timeline",
                                    "/s2s/v1/reports/handoff", "/s2s/v1/dashboard-links", "/dashboard/{token}",
                                    "/v1/m/config/{pk}", "/v1/m/batch",
-                                   "/v1/m/r", "/s2s/v1/apps/{appId}/recordings"])
+                                   "/v1/m/r", "/s2s/v1/apps/{appId}/recordings",
+                                   "/s2s/v1/apps/{appId}/recordings/replay-links", "/replay/{token}",
+                                   "/replay/{token}/events", "/replay-player.js", "/replay-player.css"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)

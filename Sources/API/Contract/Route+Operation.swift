@@ -55,6 +55,11 @@ extension Route {
         case .ingestBatch: return IngestOperations.batch
         case .ingestRecording: return RecordingOperations.packet
         case .appRecordings: return RecordingOperations.list
+        case .createReplayLink: return ReplayOperations.createLink
+        case .replay: return ReplayOperations.page
+        case .replayEvents: return ReplayOperations.events
+        case .replayPlayerScript: return ReplayOperations.script
+        case .replayPlayerStyle: return ReplayOperations.style
         }
     }
 }
