@@ -24,7 +24,7 @@
         + (body.truncated ? " (the first packets only)" : "") + ".";
       window.handoffReplay = new rrwebPlayer({
         target: target,
-        props: { events: events, autoPlay: false, width: 800, height: 480 }
+        props: { events: events, autoPlay: true, width: 800, height: 480 }
       });
       document.body.setAttribute("data-replay", "ready");
     })
