@@ -6,8 +6,9 @@ so nothing beyond the Python standard library and Debian's `chromium` is needed.
 `Accept-Language`, the screen size in CSS pixels and the IANA time zone, opens `--url`, waits until the page's script
 marks `<html data-fingerprint="sent">` (or `--timeout` passes), then prints one JSON object:
 `{"fingerprint": <attribute or null>, "svg": <inline SVG count>, "text": <document.body.innerText>, "screen": "WxH",
-"timezone": …}`. `--ready-selector` waits for a CSS selector instead of the fingerprint, `--ready-expression` for a JavaScript
-expression to be true (e.g. inside a same-origin frame); `--report-expression`'s value is added as `"report"`;
+"timezone": …}`. `--ready-selector` waits for a CSS selector instead of the fingerprint, `--ready-expression` for a
+JavaScript expression to be true (e.g. inside a same-origin frame); `--report-expression`'s value is added as
+`"report"`;
 `--screenshot` writes a PNG.
 Exit status 3 means Chromium could not be started at all (the caller may skip); anything else non-zero is a failure.
 """

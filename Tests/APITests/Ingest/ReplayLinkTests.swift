@@ -17,8 +17,8 @@ import TestSupport
         let app = try fixture.app()
         #expect(try fixture.admin(["ingest-settings", "--app", app.appId, "--recording", "on"]).status == .exited(0))
         let at = Int(Date().timeIntervalSince1970 * 1000)
-        let sent = fixture.recording(try RRWebFixture.packet(header: RRWebFixture.header(key: app.key, sid: sid, at: at),
-                                                             events: RRWebFixture.events(at: at)))
+        let header = RRWebFixture.header(key: app.key, sid: sid, at: at)
+        let sent = fixture.recording(try RRWebFixture.packet(header: header, events: RRWebFixture.events(at: at)))
         #expect(sent.status == 200 && bodyText(sent) == "ok", "\(bodyText(sent))")
         return app
     }
