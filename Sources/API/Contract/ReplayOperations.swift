@@ -47,8 +47,9 @@ enum ReplayOperations {
 
     static let events = OpenAPIOperation(
         id: "getReplayEvents", summary: "The rrweb events of the session a replay link names",
-        description: "Every packet's events in seq order (at most \(ReplayHandler.maxPackets) packets; truncated "
-            + "says whether more were left out); screenshots' bytes are not inline (their sha names a replay asset).",
+        description: "Every packet's events in seq order (at most \(ReplayHandler.maxPackets) packets and 32 MiB of "
+            + "events; truncated says whether more were left out); screenshots' bytes are not inline (their sha "
+            + "names a replay asset).",
         tag: "public",
         parameters: [.path("token", token, "the last segment of the replay link")],
         responses: [

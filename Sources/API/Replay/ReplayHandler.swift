@@ -7,8 +7,11 @@ import Telemetry
 /// A recorded session's replay (issue 21, docs/recordings.md "Replay"): a short-lived signed link minted with a secret
 /// key (the dashboard link's codec, purpose `replay`), the page it opens, and the session's events the page loads.
 enum ReplayHandler {
-    /// The most packets one replay loads (pages of `RecordingListHandler.maxLimit`).
+    /// The most packets one replay loads, read `pageSize` at a time (a packet's events are at most 2 MiB).
     static let maxPackets = 1000
+    static let pageSize = 20
+    /// The most bytes of events one answer carries: a packet that would pass it is left out (`truncated`).
+    static let maxBytes = 32 << 20
 
     /// `POST /s2s/v1/apps/{appId}/recordings/replay-links {"sessionId"}`: 200 `{"url","token","expiresAt"}`, valid
     /// one hour; 404 for an app of another project or org. The session need not have packets yet.
@@ -39,7 +42,8 @@ enum ReplayHandler {
     }
 
     /// `GET /replay/{token}/events`: `{"sessionId","events":[…],"truncated":bool}`, the session's rrweb events in
-    /// packet order (at most `maxPackets` packets), authorized by the same token; 404 as the page.
+    /// packet order (at most `maxPackets` packets and `maxBytes` of events), authorized by the same token; 404 as the
+    /// page.
     static func events(_ request: Request, _ environment: Environment, token: String) throws -> Response {
         guard let (claims, appId, sessionId) = try session(token, environment) else {
             throw APIError(status: 404, code: .notFound, message: "this replay link is invalid or has expired")
@@ -52,10 +56,12 @@ enum ReplayHandler {
         var truncated = false
         while true {
             let page = try environment.model.ingest.recordings.packets(
-                org: claims.org, appId: appId, sessionId: sessionId, after: after,
-                limit: RecordingListHandler.maxLimit)
+                org: claims.org, appId: appId, sessionId: sessionId, after: after, limit: pageSize)
             for packet in page {
-                if count == maxPackets { truncated = true; break }
+                if count == maxPackets || body.bytes.count + packet.events.count > maxBytes {
+                    truncated = true
+                    break
+                }
                 count += 1
                 // Each stored line is one JSON object (checked on the way in).
                 for line in packet.events.split(separator: UInt8(ascii: "\n")) {
@@ -65,7 +71,7 @@ enum ReplayHandler {
                 }
                 after = packet.seq
             }
-            if truncated || page.count < RecordingListHandler.maxLimit { break }
+            if truncated || page.count < pageSize { break }
         }
         body.append(raw: "],\"sessionId\":")
         body.append(string: sessionId)
