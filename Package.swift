@@ -56,7 +56,8 @@ let package = Package(
             name: "API",
             dependencies: ["Domain", "Commands", "Redis", "Crypto", "HTTPServer", "Telemetry"],
             // Redoc's standalone bundle for `/docs` (vendored from PyPI, see Sources/API/Redoc/README.md).
-            resources: [.copy("Redoc")],
+            // and rrweb-player for `/replay/{token}` (vendored from PyPI, see Sources/API/RRWebPlayer/README.md).
+            resources: [.copy("Redoc"), .copy("RRWebPlayer")],
             swiftSettings: strict
         ),
         .target(

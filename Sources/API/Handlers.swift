@@ -80,6 +80,12 @@ enum Handlers {
         case .createLink: return try LinkHandler.create(request, context, environment)
         case .links: return try LinkHandler.list(request, context, environment)
         case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
+        case .createReplayLink(let appId):
+            return try ReplayHandler.createLink(request, context, environment, appId: appId)
+        case .replay(let token): return try ReplayHandler.page(request, environment, token: token)
+        case .replayEvents(let token): return try ReplayHandler.events(request, environment, token: token)
+        case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
+        case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
         }
     }
 }

@@ -12,14 +12,18 @@ enum RecordingListHandler {
     static let defaultLimit = 20
     static let maxLimit = 200
 
+    /// Whether `text` can be an SDK's session id: 1 to 64 characters, no control character.
+    static func isSessionId(_ text: String) -> Bool {
+        (1...64).contains(text.unicodeScalars.count)
+            && !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    }
+
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment, appId text: String)
         throws -> Response
     {
         let scope = try AppHandler.scope(text, context)
         let tenant = try context.tenant()
-        guard let session = request.query["sessionId"], (1...64).contains(session.unicodeScalars.count),
-              !session.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
+        guard let session = request.query["sessionId"], isSessionId(session) else {
             throw APIError.validation("query parameter 'sessionId' is required: 1 to 64 characters of text")
         }
         let limit = try EventsHandler.integer(request.query["limit"], name: "limit", default: defaultLimit,

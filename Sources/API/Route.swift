@@ -101,6 +101,16 @@ public enum Route: Sendable, Equatable {
     case createDashboardLink
     /// `GET /dashboard/{token}`: the read-only handoff dashboard (HTML) a dashboard link opens.
     case dashboard(token: String)
+    /// `POST /s2s/v1/apps/{appId}/recordings/replay-links`: a signed link to one session's replay, valid one hour.
+    case createReplayLink(appId: String)
+    /// `GET /replay/{token}`: the replay page (HTML, rrweb-player) a replay link opens.
+    case replay(token: String)
+    /// `GET /replay/{token}/events`: the session's rrweb events the replay page plays.
+    case replayEvents(token: String)
+    /// `GET /replay-player.js`: the vendored rrweb-player and the page's start script.
+    case replayPlayerScript
+    /// `GET /replay-player.css`: rrweb-player's style sheet and the page's rules.
+    case replayPlayerStyle
     /// `GET /v1/m/config/{pk}?plat=&bid=&sdk=`: the AppConfig of the app whose publishable key is `pk` (compact
     /// errors, docs/app-ingest.md).
     case ingestConfig(publishableKey: String)
@@ -198,6 +208,13 @@ public enum Route: Sendable, Equatable {
         Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
         Endpoint(.get, "/s2s/v1/links") { _ in .links },
         Endpoint(.get, "/v1/go/{ref}") { .goLink(ref: $0["ref"] ?? "") },
+        Endpoint(.post, "/s2s/v1/apps/{appId}/recordings/replay-links") {
+            .createReplayLink(appId: $0["appId"] ?? "")
+        },
+        Endpoint(.get, "/replay/{token}") { .replay(token: $0["token"] ?? "") },
+        Endpoint(.get, "/replay/{token}/events") { .replayEvents(token: $0["token"] ?? "") },
+        Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
+        Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
     ]
 
     /// The routing table, from `endpoints`.
@@ -229,7 +246,9 @@ public enum Route: Sendable, Equatable {
              .appDeliveries, .campaigns, .affiliates, .affiliateLink, .affiliateStatement,
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
-        case .appRecordings: return 0
+        case .appRecordings, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle: return 0
+        // `{"sessionId"}`: 64 bytes of session id, each character possibly escaped.
+        case .createReplayLink: return 1024
         case .appLeads: return 0
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
@@ -279,9 +298,9 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .userTimeline, .paymentTimeline, .handoffReport, .createDashboardLink:
             return .secretKey
-        case .appRecordings, .appInstalls:
+        case .appRecordings, .appInstalls, .createReplayLink:
             return .secretKey
-        case .dashboard, .goLink:
+        case .dashboard, .goLink, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle:
             return .open
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey

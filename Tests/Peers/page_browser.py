@@ -6,7 +6,10 @@ so nothing beyond the Python standard library and Debian's `chromium` is needed.
 `Accept-Language`, the screen size in CSS pixels and the IANA time zone, opens `--url`, waits until the page's script
 marks `<html data-fingerprint="sent">` (or `--timeout` passes), then prints one JSON object:
 `{"fingerprint": <attribute or null>, "svg": <inline SVG count>, "text": <document.body.innerText>, "screen": "WxH",
-"timezone": …}`. `--ready-selector` waits for a CSS selector instead of the fingerprint; `--screenshot` writes a PNG.
+"timezone": …}`. `--ready-selector` waits for a CSS selector instead of the fingerprint, `--ready-expression` for a
+JavaScript expression to be true (e.g. inside a same-origin frame); `--report-expression`'s value is added as
+`"report"`;
+`--screenshot` writes a PNG.
 Exit status 3 means Chromium could not be started at all (the caller may skip); anything else non-zero is a failure.
 """
 import argparse
@@ -90,6 +93,10 @@ def main():
     parser.add_argument("--timeout", type=float, default=20)
     # A page without the fingerprint script: wait until this CSS selector matches instead.
     parser.add_argument("--ready-selector")
+    # Or wait until this JavaScript expression is true.
+    parser.add_argument("--ready-expression")
+    # A JavaScript expression whose value the report carries as "report".
+    parser.add_argument("--report-expression")
     # Write a PNG screenshot of the whole page here once it is ready.
     parser.add_argument("--screenshot")
     arguments = parser.parse_args()
@@ -123,7 +130,10 @@ def main():
         deadline = time.time() + arguments.timeout
         state = None
         while time.time() < deadline:
-            if arguments.ready_selector:
+            if arguments.ready_expression:
+                if evaluate(f"!!({arguments.ready_expression})"):
+                    break
+            elif arguments.ready_selector:
                 if evaluate(f"!!document.querySelector({json.dumps(arguments.ready_selector)})"):
                     break
             else:
@@ -142,6 +152,7 @@ def main():
             "text": evaluate("document.body ? document.body.innerText : ''"),
             "screen": evaluate("screen.width + 'x' + screen.height"),
             "timezone": evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone"),
+            "report": evaluate(arguments.report_expression) if arguments.report_expression else None,
         }))
     finally:
         browser.close()

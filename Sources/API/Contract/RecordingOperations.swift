@@ -52,7 +52,7 @@ enum RecordingOperations {
                     .required("events", .array(.anyObject)),
                 ]))),
                 .required("nextAfter", JSONSchema.integer(minimum: 0).nullable()),
-            ])),
+            ]), links: ReplayOperations.listLinks),
             .error(400, "VALIDATION_APP_ID_FORMAT, or sessionId missing, or limit or after out of range (named)",
                    codes: AppOperations.appIdCodes + [.validationFailed]),
             AppOperations.notFound,

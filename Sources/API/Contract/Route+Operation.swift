@@ -62,6 +62,11 @@ extension Route {
         case .createLink: return LinkOperations.create
         case .links: return LinkOperations.list
         case .goLink: return LinkOperations.follow
+        case .createReplayLink: return ReplayOperations.createLink
+        case .replay: return ReplayOperations.page
+        case .replayEvents: return ReplayOperations.events
+        case .replayPlayerScript: return ReplayOperations.script
+        case .replayPlayerStyle: return ReplayOperations.style
         }
     }
 }

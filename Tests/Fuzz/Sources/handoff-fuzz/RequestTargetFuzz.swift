@@ -93,6 +93,8 @@ enum RequestTargetFuzz {
              .appDeliveries(let appId), .appInstalls(let appId):
             [("appId", appId)]
         case .appRecordings(let appId): [("appId", appId)]
+        case .createReplayLink(let appId): [("appId", appId)]
+        case .replay(let token), .replayEvents(let token): [("token", token)]
         case .storeNotification(_, let token): [("token", token)]
         case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
