@@ -96,20 +96,32 @@ enum IngestOperations {
     private static let millis = JSONSchema.integer(minimum: 0, maximum: 9_007_199_254_740_991)
         .described("Unix milliseconds of the device clock")
 
-    static let batchBody = JSONSchema.object([
-        .required("v", .constant(1)),
-        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
-                                         lengths: PublishableKey.length...PublishableKey.length)),
-        .required("app", .object([
-            .required("plat", ContractFields.appPlatform),
-            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
-            .optional("av", JSONSchema.string(pattern: "^[A-Za-z0-9._ ()+-]+$", lengths: 1...64)),
-            .optional("osv", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...32)),
-        ], closed: false)),
-        .required("inst", id), .required("sid", id), .required("n", count), .required("at", millis),
+    /// The members every SDK body opens with: `v`, the publishable key `k`, and `app{plat,bid}` with `appMembers`.
+    private static func envelope(app appMembers: [JSONSchema.Property] = []) -> [JSONSchema.Property] {
+        [
+            .required("v", .constant(1)),
+            .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
+                                             lengths: PublishableKey.length...PublishableKey.length)),
+            .required("app", .object([
+                .required("plat", ContractFields.appPlatform),
+                .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
+            ] + appMembers, closed: false)),
+        ]
+    }
+
+    /// The consent members: `cm` and the four-purpose `cs`.
+    private static let consent: [JSONSchema.Property] = [
         .required("cm", .enumeration(["always", "opt_in", "opt_out"])),
         .required("cs", JSONSchema.string(pattern: "^[gdpx]{4}$", lengths: 4...4)
             .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, x unused")),
+    ]
+
+    static let batchBody = JSONSchema.object(envelope(app: [
+        .optional("av", JSONSchema.string(pattern: "^[A-Za-z0-9._ ()+-]+$", lengths: 1...64)),
+        .optional("osv", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...32)),
+    ]) + [
+        .required("inst", id), .required("sid", id), .required("n", count), .required("at", millis),
+    ] + consent + [
         .optional("scr", JSONSchema.array(.object([
             .required("id", id), .required("seq", count), .required("t0", millis), .optional("t1", millis),
             .optional("nav", JSONSchema.string(pattern: "^[a-z_]+$", lengths: 1...32)),
@@ -145,14 +157,7 @@ enum IngestOperations {
             tooLarge(65536),
         ] + common.filter { $0.status != 403 })
 
-    static let leadBody = JSONSchema.object([
-        .required("v", .constant(1)),
-        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
-                                         lengths: PublishableKey.length...PublishableKey.length)),
-        .required("app", .object([
-            .required("plat", ContractFields.appPlatform),
-            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
-        ], closed: false)),
+    static let leadBody = JSONSchema.object(envelope() + [
         .required("inst", id), .optional("sid", id),
         .required("form", JSONSchema.string(pattern: "^[A-Za-z0-9._:-]+$", lengths: 1...AppLeadBody.maxFormLength)),
         .required("email", JSONSchema.string(pattern: "^[a-z0-9._-]{1,64}@[a-z0-9-]{1,63}\\.[a-z]{2,10}$",
@@ -184,18 +189,9 @@ enum IngestOperations {
             tooLarge(IngestLeadHandler.bodyLimit),
         ] + common.filter { $0.status != 403 })
 
-    static let installBody = JSONSchema.object([
-        .required("v", .constant(1)),
-        .required("k", JSONSchema.string(pattern: PublishableKey.pattern,
-                                         lengths: PublishableKey.length...PublishableKey.length)),
-        .required("app", .object([
-            .required("plat", ContractFields.appPlatform),
-            .required("bid", JSONSchema.string(pattern: "^[A-Za-z0-9._-]+$", lengths: 1...255)),
-        ], closed: false)),
+    static let installBody = JSONSchema.object(envelope() + [
         .required("inst", id), .required("at", millis),
-        .required("cm", .enumeration(["always", "opt_in", "opt_out"])),
-        .required("cs", JSONSchema.string(pattern: "^[gdpx]{4}$", lengths: 4...4)
-            .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, x unused")),
+    ] + consent + [
         .optional("first", .oneOf([.boolean, millis])
             .described("the first open: true, or its Unix milliseconds (device clock)")),
         .optional("play", .object([
