@@ -113,7 +113,8 @@ enum IngestOperations {
     private static let consent: [JSONSchema.Property] = [
         .required("cm", .enumeration(["always", "opt_in", "opt_out"])),
         .required("cs", JSONSchema.string(pattern: "^[gdpx]{4}$", lengths: 4...4)
-            .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, x unused")),
+            .described("analytics, attribution, recordings, ad measurement: g granted, d denied, p pending, "
+                + "x unused")),
     ]
 
     static let batchBody = JSONSchema.object(envelope(app: [
