@@ -25,11 +25,29 @@ import Testing
         agree(ContractFields.forwardUrl, { Self.ok(AppForwardURL.validate($0)) }, [
             "https://a", "http://a", "HTTP://A.B:8080/x?y=1", "https://[2001:db8::1]:443/p", "https://a/%41",
             "https://a/%zz", "https://u@a", "https://a/#f", "https://a/?q=#", "ftp://a", "https://", "https://a b",
-            "https://a/é", "https://a:65535", "https://a:65536", "https://a:0", "https://a:01", "https://a..b", "https://a/\n", "http://a/\"",
+            "https://a/é", "https://a:65535", "https://a:65536", "https://a:0", "https://a:01", "https://a..b",
+            "https://a/\n", "http://a/\"",
             "https://[ab.cd]/", "https://[::1]", "https://[a:b]:80/x",
             "https://" + String(repeating: "a", count: 2040), "https://" + String(repeating: "a", count: 2041),
             "https://" + String(repeating: "a", count: 63), "https://" + String(repeating: "a", count: 64) + ".b",
+            // The host at most 253 characters (the pattern's lookahead), whatever follows it.
+            "https://" + Self.host(253), "https://" + Self.host(254), "https://" + Self.host(253) + ":8080/x",
+            "https://" + Self.host(254) + "/x", "HTtpS://" + Self.host(277) + "/%3F", "https://" + Self.host(253) + "?q",
         ])
+    }
+
+    /// A host name of `count` characters: labels of 63 letters or fewer, separated by dots.
+    private static func host(_ count: Int) -> String {
+        var labels: [String] = []
+        var left = count
+        while left > 0 {
+            let length = min(63, left)
+            labels.append(String(repeating: "a", count: length))
+            left -= length + 1
+        }
+        let host = labels.joined(separator: ".")
+        precondition(host.count == count, "no host of \(count) characters in labels of 63")
+        return host
     }
 
     @Test func secrets() {
