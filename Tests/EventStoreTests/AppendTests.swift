@@ -164,21 +164,15 @@ import TestSupport
         try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(0)],
                          metadata: testMetadata)
         let outcomes = Locked<[Result<Int, EventStoreError>]>([])
-        let gate = DispatchSemaphore(value: 0)
-        onThreads(9) { index in
-            guard index > 0 else {
-                Thread.sleep(forTimeInterval: 0.2)
-                for _ in 1...8 { gate.signal() }
-                return
-            }
-            gate.wait()
+        let allRead = ThreadBarrier(parties: 8)
+        onThreads(8) { index in
             do {
                 let recorded = try store.transact(in: .org(org), maxAttempts: 1) { transaction in
                     // Every racer passes the version check before any of them appends: the unique constraint decides.
                     let version = try transaction.streamVersion(org: org, stream: "s")
-                    Thread.sleep(forTimeInterval: 0.1)
+                    #expect(allRead.arrive(), "every racer read the version before any appended")
                     return try transaction.append(org: org, stream: "s", expectedVersion: .exactly(version),
-                                                  events: [sampleEvent(index)], metadata: testMetadata)
+                                                  events: [sampleEvent(index + 1)], metadata: testMetadata)
                 }
                 outcomes.withLock { $0.append(.success(recorded[0].streamVersion)) }
             } catch let error as EventStoreError {

@@ -15,3 +15,34 @@ public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     group.wait()
 }
+
+/// A meeting point for racing threads: `arrive()` returns once `parties` threads have arrived, or after `timeout`.
+///
+/// A race whose outcome depends on every racer reaching a step before any goes on (all read a version before any
+/// writes) needs this rather than a sleep, which a loaded machine outlasts. The timeout keeps a test that cannot
+/// gather every racer (a smaller pool, say) from hanging; it then runs as it would have without the barrier.
+public final class ThreadBarrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let parties: Int
+    private let timeout: TimeInterval
+    private var arrived = 0
+
+    public init(parties: Int, timeout: TimeInterval = 10) {
+        self.parties = parties
+        self.timeout = timeout
+    }
+
+    /// Counts this thread in and waits for the others; whether all of them arrived in time.
+    @discardableResult
+    public func arrive() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while arrived < parties {
+            if !condition.wait(until: deadline) { return arrived >= parties }
+        }
+        return true
+    }
+}
