@@ -163,9 +163,12 @@ import TestSupport
         let statuses = (0..<32).map { _ in ask(api, query, ip: "192.0.2.50").status }
         #expect(statuses == Array(repeating: 200, count: 30) + [429, 429])
         let limited = ask(api, query, ip: "192.0.2.50")
-        #expect(limited.headers["Retry-After"] == "2")
-        #expect(bodyText(limited)
-            == #"{"statusCode":429,"code":"RATE_LIMITED","message":"too many requests; retry after 2 s"}"#)
+        // The window's time left, rounded up: 2 s, or 1 s when the 33 requests took more than a second (a loaded
+        // machine); the body names the same number as the header.
+        let retryAfter = limited.headers["Retry-After"] ?? ""
+        #expect(["1", "2"].contains(retryAfter), "\(retryAfter)")
+        #expect(bodyText(limited) == #"{"statusCode":429,"code":"RATE_LIMITED","#
+            + #""message":"too many requests; retry after \#(retryAfter) s"}"#)
         #expect(ask(api, query, ip: "192.0.2.51").status == 200)
         #expect(Environment.defaultPaywallBuyerLimit == RateLimit.perWindow(
             name: "paywall-buyer", count: 30, seconds: 60, onFailure: .closed))
