@@ -9,6 +9,8 @@ public struct LinkModel: Sendable {
     public let issueProxyKey: IssueProxyKey
     /// The org of a proxy key.
     public let proxyKeys: ProxyKeyLookup
+    /// The link of a click token (an install's `x3c`).
+    public let clicks: LinkClickLookup
 
     /// The link model over `log`.
     public init(log: EventLog) {
@@ -17,5 +19,6 @@ public struct LinkModel: Sendable {
         self.recordClick = RecordLinkClick(log: log)
         self.issueProxyKey = IssueProxyKey(log: log)
         self.proxyKeys = ProxyKeyLookup(pool: log.pool)
+        self.clicks = LinkClickLookup(pool: log.pool)
     }
 }
