@@ -309,6 +309,13 @@ public enum Route: Sendable, Equatable {
 
     /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape
     /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
+    /// Whether an organization's first-party proxy may forward this route with its proxy key: go links and app
+    /// ingest (`/v1/go/*`, `/v1/m/*`). There, and only there, a valid key makes the forwarded address the client's.
+    var servesFirstPartyProxy: Bool {
+        if case .goLink = self { return true }
+        return isIngest
+    }
+
     var isIngest: Bool {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
