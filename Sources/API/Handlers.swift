@@ -84,6 +84,8 @@ enum Handlers {
             return try ReplayHandler.createLink(request, context, environment, appId: appId)
         case .replay(let token): return try ReplayHandler.page(request, environment, token: token)
         case .replayEvents(let token): return try ReplayHandler.events(request, environment, token: token)
+        case .replayAsset(let token, let sha):
+            return try ReplayHandler.screenshot(request, environment, token: token, sha: sha)
         case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
         case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
         }

@@ -107,6 +107,8 @@ public enum Route: Sendable, Equatable {
     case replay(token: String)
     /// `GET /replay/{token}/events`: the session's rrweb events the replay page plays.
     case replayEvents(token: String)
+    /// `GET /replay/{token}/assets/{sha}`: a screenshot (replay asset) of the replayed session's app, by SHA-256.
+    case replayAsset(token: String, sha: String)
     /// `GET /replay-player.js`: the vendored rrweb-player and the page's start script.
     case replayPlayerScript
     /// `GET /replay-player.css`: rrweb-player's style sheet and the page's rules.
@@ -213,6 +215,9 @@ public enum Route: Sendable, Equatable {
         },
         Endpoint(.get, "/replay/{token}") { .replay(token: $0["token"] ?? "") },
         Endpoint(.get, "/replay/{token}/events") { .replayEvents(token: $0["token"] ?? "") },
+        Endpoint(.get, "/replay/{token}/assets/{sha}") {
+            .replayAsset(token: $0["token"] ?? "", sha: $0["sha"] ?? "")
+        },
         Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
     ]
@@ -247,6 +252,7 @@ public enum Route: Sendable, Equatable {
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
         case .appRecordings, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle: return 0
+        case .replayAsset: return 0
         // `{"sessionId"}`: 64 bytes of session id, each character possibly escaped.
         case .createReplayLink: return 1024
         case .appLeads: return 0
@@ -302,13 +308,12 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .dashboard, .goLink, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle:
             return .open
+        case .replayAsset: return .open
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
         }
     }
 
-    /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape
-    /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     /// Whether an organization's first-party proxy may forward this route with its proxy key: go links and app
     /// ingest (`/v1/go/*`, `/v1/m/*`). There, and only there, a valid key makes the forwarded address the client's.
     var servesFirstPartyProxy: Bool {
@@ -316,6 +321,8 @@ public enum Route: Sendable, Equatable {
         return isIngest
     }
 
+    /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape
+    /// `{"ok":false,"code":…}` (`IngestResponse`), 413 included.
     var isIngest: Bool {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true

@@ -65,6 +65,7 @@ extension Route {
         case .createReplayLink: return ReplayOperations.createLink
         case .replay: return ReplayOperations.page
         case .replayEvents: return ReplayOperations.events
+        case .replayAsset: return ReplayOperations.screenshot
         case .replayPlayerScript: return ReplayOperations.script
         case .replayPlayerStyle: return ReplayOperations.style
         }
