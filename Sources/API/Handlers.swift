@@ -79,6 +79,9 @@ enum Handlers {
         case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
         case .createLink: return try LinkHandler.create(request, context, environment)
         case .links: return try LinkHandler.list(request, context, environment)
+        case .createProxyKey: return try ProxyKeyHandler.create(request, context, environment)
+        case .proxyKeys: return try ProxyKeyHandler.list(request, context, environment)
+        case .revokeProxyKey(let id): return try ProxyKeyHandler.revoke(request, context, environment, id: id)
         case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
         case .createReplayLink(let appId):
             return try ReplayHandler.createLink(request, context, environment, appId: appId)

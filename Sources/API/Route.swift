@@ -135,6 +135,12 @@ public enum Route: Sendable, Equatable {
     case createLink
     /// `GET /s2s/v1/links`: the key's project's go links.
     case links
+    /// `POST /s2s/v1/proxy-keys`: a proxy key for the key's organization's first-party proxy, shown once.
+    case createProxyKey
+    /// `GET /s2s/v1/proxy-keys`: the organization's proxy keys (never the keys themselves).
+    case proxyKeys
+    /// `DELETE /s2s/v1/proxy-keys/{proxyKeyId}`: revokes one of the organization's proxy keys.
+    case revokeProxyKey(proxyKeyId: String)
     /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
     case goLink(ref: String)
 
@@ -209,6 +215,9 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
         Endpoint(.get, "/s2s/v1/links") { _ in .links },
+        Endpoint(.post, "/s2s/v1/proxy-keys") { _ in .createProxyKey },
+        Endpoint(.get, "/s2s/v1/proxy-keys") { _ in .proxyKeys },
+        Endpoint(.delete, "/s2s/v1/proxy-keys/{proxyKeyId}") { .revokeProxyKey(proxyKeyId: $0["proxyKeyId"] ?? "") },
         Endpoint(.get, "/v1/go/{ref}") { .goLink(ref: $0["ref"] ?? "") },
         Endpoint(.post, "/s2s/v1/apps/{appId}/recordings/replay-links") {
             .createReplayLink(appId: $0["appId"] ?? "")
@@ -253,6 +262,9 @@ public enum Route: Sendable, Equatable {
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
         case .appRecordings, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle: return 0
         case .replayAsset: return 0
+        case .proxyKeys, .revokeProxyKey: return 0
+        // Up to 20 host names of up to 253 characters.
+        case .createProxyKey: return 8192
         // `{"sessionId"}`: 64 bytes of session id, each character possibly escaped.
         case .createReplayLink: return 1024
         case .appLeads: return 0
@@ -309,6 +321,7 @@ public enum Route: Sendable, Equatable {
         case .dashboard, .goLink, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle:
             return .open
         case .replayAsset: return .open
+        case .createProxyKey, .proxyKeys, .revokeProxyKey: return .secretKey
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
         }

@@ -162,7 +162,7 @@ public struct Configuration: Sendable {
          "base64url of a 32-byte Ed25519 seed: the audit key that signs chain heads (checkpoint role)"),
         ("CHECKPOINT_INTERVAL_SECONDS", "60", "the checkpoint role signs an org's head at most this often (1–86400)"),
         ("INGEST_RETENTION_DAYS", "400", "the ingest-retention role drops app-ingest days older than this (1–3650)"),
-        ("LINK_CLICK_RETENTION_DAYS", "180", "the ingest-retention role deletes go-link clicks older than this (1–3650)"),
+        ("LINK_CLICK_RETENTION_DAYS", "180", "the ingest-retention role deletes link clicks older than this (1–3650)"),
         ("RECORDING_RETENTION_DAYS", "90", "the ingest-retention role deletes recordings older than this (1–3650)"),
         ("INGEST_DAILY_BATCHES", "1000000", "stored app-ingest batches per project and UTC day (1–1000000000)"),
         ("APPLE_ROOT_CERTIFICATES", "(Apple Root CA - G3, built in)",

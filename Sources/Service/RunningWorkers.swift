@@ -13,8 +13,8 @@ import Workers
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
 /// pending), `checkpoint` (signs chain heads, docs/audit.md), `ingest-retention` (app-ingest partitions,
-/// docs/app-ingest.md; go-link clicks and recordings, issue 21), and one per queue whose jobs it runs: `mail` (recovery
-/// mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
+/// docs/app-ingest.md; go-link clicks and recordings, issue 21), and one per queue whose jobs it runs: `mail`
+/// (recovery mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
 /// read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// The roles that are loops of their own rather than consumers of a queue.

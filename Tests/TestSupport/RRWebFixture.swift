@@ -33,7 +33,8 @@ public enum RRWebFixture {
     }
 
     /// An 8×8 PNG (one blue colour), base64: a real image a browser decodes.
-    public static let screenshotPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQqziBFTEMLQkABkZXgRDDjAEAAAAASUVORK5CYII="
+    public static let screenshotPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQqziBFTEMLQkABkZXgRDD"
+        + "jAEAAAAASUVORK5CYII="
 
     /// The screenshot's SHA-256, lowercase hex.
     public static var screenshotSha: String {

@@ -24,8 +24,8 @@ import TestSupport
                 """)
         }
         let org = orgs[0]
-        // Session S-old: one old packet. Session S-mixed: an old packet and a recent one. Two screenshots, one last
-        // used 40 days ago, one 10 days ago.
+        // Session S-old: one old packet. Session S-mixed: an old packet and a recent one. Two screenshots, one
+        // last used 40 days ago, one 10 days ago.
         try owner.execute("""
             INSERT INTO recording_sessions (org_id, project_id, app_id, session_id, install_hash, secret_hash, platform,
                 created_at)

@@ -7,6 +7,7 @@ public struct LinkModel: Sendable {
     public let createLink: CreateGoLink
     public let recordClick: RecordLinkClick
     public let issueProxyKey: IssueProxyKey
+    public let revokeProxyKey: RevokeProxyKey
     /// The org of a proxy key.
     public let proxyKeys: ProxyKeyLookup
     /// The link of a click token (an install's `x3c`).
@@ -18,6 +19,7 @@ public struct LinkModel: Sendable {
         self.createLink = CreateGoLink(log: log)
         self.recordClick = RecordLinkClick(log: log)
         self.issueProxyKey = IssueProxyKey(log: log)
+        self.revokeProxyKey = RevokeProxyKey(log: log)
         self.proxyKeys = ProxyKeyLookup(pool: log.pool)
         self.clicks = LinkClickLookup(pool: log.pool)
     }

@@ -33,8 +33,9 @@ import TestSupport
                 """, [.text(app.appId)]).rows[0].string("d")) ?? -1
         }
         #expect(try daysSinceUse() < 0.01)
-        try owner.query("UPDATE recording_assets SET last_used_at = now() - interval '40 days' WHERE app_id = $1::uuid",
-                        [.text(app.appId)])
+        try owner.query("""
+            UPDATE recording_assets SET last_used_at = now() - interval '40 days' WHERE app_id = $1::uuid
+            """, [.text(app.appId)])
         #expect(try daysSinceUse() > 39)
         let reference = try packet(RecordingPacketTests.header(key: app.key, seq: 1, at: at),
                                    RecordingPacketTests.events(at: at, shot: false))

@@ -20,8 +20,8 @@ import TestSupport
                                    "--recording-screenshots", "on"]).status == .exited(0))
         let at = Int(Date().timeIntervalSince1970 * 1000)
         let events = RRWebFixture.events(at: at) + RRWebFixture.screenshotEvent(at: at + 450) + "\n"
-        let sent = fixture.recording(try RRWebFixture.packet(header: RRWebFixture.header(key: app.key, sid: sid, at: at),
-                                                             events: events))
+        let header = RRWebFixture.header(key: app.key, sid: sid, at: at)
+        let sent = fixture.recording(try RRWebFixture.packet(header: header, events: events))
         #expect(bodyText(sent) == "ok")
         let link = fixture.apps.send(.post, "/s2s/v1/apps/\(app.appId)/recordings/replay-links", key: app.tenant.key,
                                      body: #"{"sessionId":"\#(sid)"}"#)
