@@ -93,4 +93,24 @@ import TestSupport
         let anonymous = s2sRequest(.post, "/s2s/v1/proxy-keys", key: nil, body: #"{"domains":["a.example.com"]}"#)
         #expect(fixture.api.respond(to: anonymous).status == 401)
     }
+
+    @Test func theCLIListsAndRevokesAsTheRoutesDo() throws {
+        let fixture = try F.migrated()
+        let tenant = try fixture.tenant()
+        let body = #"{"domains":["a.example.com"]}"#
+        let created = fixture.send(.post, "/s2s/v1/proxy-keys", key: tenant.key, body: body)
+        let id = try #require(jsonObject(created)["proxyKeyId"] as? String)
+        let listed = try fixture.tenants.admin(["link", "proxy-keys", "--org", tenant.org])
+        #expect(listed.status == .exited(0))
+        #expect(listed.stdout.contains(id) && listed.stdout.contains(#""revokedAt":null"#), "\(listed.stdout)")
+        let revoked = try fixture.tenants.admin(["link", "proxy-key-revoke", "--org", tenant.org, "--id", id])
+        #expect(revoked.status == .exited(0), "\(revoked.stderr)")
+        let keys = jsonObject(fixture.send(.get, "/s2s/v1/proxy-keys", key: tenant.key))["proxyKeys"]
+        #expect((keys as? [[String: Any]])?.first?["revokedAt"] as? String != nil)
+        #expect(try fixture.tenants.admin(["link", "proxy-key-revoke", "--org", tenant.org, "--id", "nope"]).status
+                == .exited(2))
+        let other = try fixture.tenant()
+        #expect(try fixture.tenants.admin(["link", "proxy-key-revoke", "--org", other.org, "--id", id]).status
+                == .exited(1))
+    }
 }
