@@ -49,7 +49,7 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         public var utmTerm: String?
         public var utmContent: String?
         public var gclid: String?
-        /// Handoff's click token from the Play referrer, raw (issue 21 links it to its click).
+        /// Handoff's click token from the Play referrer, raw (known or not; `goLinkId` says whether it was).
         public var x3c: String?
         /// The AdServices token awaiting resolution (tier `pending`).
         public var appleAdsToken: String?
