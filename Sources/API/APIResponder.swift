@@ -68,6 +68,13 @@ public struct APIResponder: Responder {
     private func run(_ route: Route, _ request: Request, requestID: String, pattern: String) -> Response {
         do {
             var context = RequestContext(requestID: requestID)
+            var request = request
+            if route.servesFirstPartyProxy, let key = request.headers[ProxyKey.header] {
+                // Behind an organization's first-party proxy every visitor arrives from the proxy's address: with a
+                // valid proxy key the client is the one the proxy forwarded for (rate limits, visitor hash, leads).
+                context.proxyOrg = try environment.model.links.proxyKeys.org(of: key)
+                if context.proxyOrg != nil, let forwarded = request.forwardedClientIP { request.clientIP = forwarded }
+            }
             if route.access == .secretKey {
                 context.keyHolder = try SecretKeyAuthentication.authenticate(request, environment)
             }

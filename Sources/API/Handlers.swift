@@ -79,11 +79,16 @@ enum Handlers {
         case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
         case .createLink: return try LinkHandler.create(request, context, environment)
         case .links: return try LinkHandler.list(request, context, environment)
+        case .createProxyKey: return try ProxyKeyHandler.create(request, context, environment)
+        case .proxyKeys: return try ProxyKeyHandler.list(request, context, environment)
+        case .revokeProxyKey(let id): return try ProxyKeyHandler.revoke(request, context, environment, id: id)
         case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
         case .createReplayLink(let appId):
             return try ReplayHandler.createLink(request, context, environment, appId: appId)
         case .replay(let token): return try ReplayHandler.page(request, environment, token: token)
         case .replayEvents(let token): return try ReplayHandler.events(request, environment, token: token)
+        case .replayAsset(let token, let sha):
+            return try ReplayHandler.screenshot(request, environment, token: token, sha: sha)
         case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
         case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
         }

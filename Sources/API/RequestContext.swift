@@ -7,6 +7,9 @@ public struct RequestContext: Sendable, Equatable {
     public var requestID: String
     /// The live key's holder on `.secretKey` routes; nil on open routes.
     public var keyHolder: ProjectLookup.KeyHolder?
+    /// The organization of the valid proxy key (`X-Handoff-Proxy-Key`) on a route a first-party proxy serves; nil
+    /// without the header, with a wrong key, and on other routes.
+    public var proxyOrg: OrgID?
 
     public init(requestID: String, keyHolder: ProjectLookup.KeyHolder? = nil) {
         self.requestID = requestID

@@ -107,6 +107,8 @@ public enum Route: Sendable, Equatable {
     case replay(token: String)
     /// `GET /replay/{token}/events`: the session's rrweb events the replay page plays.
     case replayEvents(token: String)
+    /// `GET /replay/{token}/assets/{sha}`: a screenshot (replay asset) of the replayed session's app, by SHA-256.
+    case replayAsset(token: String, sha: String)
     /// `GET /replay-player.js`: the vendored rrweb-player and the page's start script.
     case replayPlayerScript
     /// `GET /replay-player.css`: rrweb-player's style sheet and the page's rules.
@@ -133,6 +135,12 @@ public enum Route: Sendable, Equatable {
     case createLink
     /// `GET /s2s/v1/links`: the key's project's go links.
     case links
+    /// `POST /s2s/v1/proxy-keys`: a proxy key for the key's organization's first-party proxy, shown once.
+    case createProxyKey
+    /// `GET /s2s/v1/proxy-keys`: the organization's proxy keys (never the keys themselves).
+    case proxyKeys
+    /// `DELETE /s2s/v1/proxy-keys/{proxyKeyId}`: revokes one of the organization's proxy keys.
+    case revokeProxyKey(proxyKeyId: String)
     /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
     case goLink(ref: String)
 
@@ -207,12 +215,18 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
         Endpoint(.get, "/s2s/v1/links") { _ in .links },
+        Endpoint(.post, "/s2s/v1/proxy-keys") { _ in .createProxyKey },
+        Endpoint(.get, "/s2s/v1/proxy-keys") { _ in .proxyKeys },
+        Endpoint(.delete, "/s2s/v1/proxy-keys/{proxyKeyId}") { .revokeProxyKey(proxyKeyId: $0["proxyKeyId"] ?? "") },
         Endpoint(.get, "/v1/go/{ref}") { .goLink(ref: $0["ref"] ?? "") },
         Endpoint(.post, "/s2s/v1/apps/{appId}/recordings/replay-links") {
             .createReplayLink(appId: $0["appId"] ?? "")
         },
         Endpoint(.get, "/replay/{token}") { .replay(token: $0["token"] ?? "") },
         Endpoint(.get, "/replay/{token}/events") { .replayEvents(token: $0["token"] ?? "") },
+        Endpoint(.get, "/replay/{token}/assets/{sha}") {
+            .replayAsset(token: $0["token"] ?? "", sha: $0["sha"] ?? "")
+        },
         Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
     ]
@@ -247,6 +261,10 @@ public enum Route: Sendable, Equatable {
              .auditHeads, .auditKeys, .paymentReport, .ingestConfig: return 0
         case .userTimeline, .paymentTimeline, .handoffReport, .dashboard: return 0
         case .appRecordings, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle: return 0
+        case .replayAsset: return 0
+        case .proxyKeys, .revokeProxyKey: return 0
+        // Up to 20 host names of up to 253 characters.
+        case .createProxyKey: return 8192
         // `{"sessionId"}`: 64 bytes of session id, each character possibly escaped.
         case .createReplayLink: return 1024
         case .appLeads: return 0
@@ -302,9 +320,18 @@ public enum Route: Sendable, Equatable {
             return .secretKey
         case .dashboard, .goLink, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle:
             return .open
+        case .replayAsset: return .open
+        case .createProxyKey, .proxyKeys, .revokeProxyKey: return .secretKey
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
         }
+    }
+
+    /// Whether an organization's first-party proxy may forward this route with its proxy key: go links and app
+    /// ingest (`/v1/go/*`, `/v1/m/*`). There, and only there, a valid key makes the forwarded address the client's.
+    var servesFirstPartyProxy: Bool {
+        if case .goLink = self { return true }
+        return isIngest
     }
 
     /// Whether the route is app ingest (`/v1/m/*` with a publishable key): its errors take the compact shape

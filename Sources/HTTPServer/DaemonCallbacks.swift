@@ -118,7 +118,9 @@ private func headersArrived(
         body: [],
         clientIP: context.proxyTrust.clientIP(peer: peer, forwardedFor: headers.values("X-Forwarded-For")),
         remoteAddress: peer,
-        rawQuery: target.rawQuery
+        rawQuery: target.rawQuery,
+        forwardedClientIP: context.proxyTrust.forwardedClientIP(peer: peer,
+                                                                forwardedFor: headers.values("X-Forwarded-For"))
     )
     state.request = request
     state.bodyLimit = max(0, context.responder.bodyLimit(for: request.method, path: request.path))

@@ -44,18 +44,37 @@ struct ProxyTrust: Sendable {
     /// The first untrusted hop is the client. A hop that is not an IP address ends the walk at the last
     /// address known good; if every hop is trusted, the left-most one is the client.
     func clientIP(peer: String, forwardedFor: [String]) -> String {
-        var client = peer
-        guard trusts(peer) else { return client }
-        let hops = forwardedFor
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpaces() }
-            .filter { !$0.isEmpty }
-        for hop in hops.reversed() {
-            guard IPAddress(hop) != nil else { return client }
-            client = hop
-            if !trusts(hop) { return client }
+        let hops = Self.hops(forwardedFor)
+        let index = clientIndex(peer: peer, hops: hops)
+        return index == hops.count ? peer : hops[index]
+    }
+
+    /// The address the client of `clientIP(peer:forwardedFor:)` says it forwarded for: the `X-Forwarded-For` hop
+    /// just left of that client (the right-most hop when the peer is not trusted); nil when there is none or it is
+    /// not an IP address. Nothing vouches for it: a caller trusts it only with other proof that the client is a
+    /// proxy (Handoff's API: a valid proxy key, docs/app-links.md).
+    func forwardedClientIP(peer: String, forwardedFor: [String]) -> String? {
+        let hops = Self.hops(forwardedFor)
+        let index = clientIndex(peer: peer, hops: hops)
+        guard index > 0, IPAddress(hops[index - 1]) != nil else { return nil }
+        return hops[index - 1]
+    }
+
+    /// The position of the client among `hops` (`hops.count` for the peer itself): walks right to left from the
+    /// peer while each address is trusted; a hop that is not an IP address ends the walk at the last good one.
+    private func clientIndex(peer: String, hops: [String]) -> Int {
+        var index = hops.count
+        guard trusts(peer) else { return index }
+        while index > 0 {
+            guard IPAddress(hops[index - 1]) != nil else { return index }
+            index -= 1
+            if !trusts(hops[index]) { return index }
         }
-        return client
+        return index
+    }
+
+    private static func hops(_ forwardedFor: [String]) -> [String] {
+        forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 }
 

@@ -17,6 +17,9 @@ public struct Request: Sendable {
     public var clientIP: String
     /// The socket peer's address, always, whatever `X-Forwarded-For` says.
     public var remoteAddress: String
+    /// The address the client (`clientIP`) says it forwarded for: the `X-Forwarded-For` hop just left of it, when it
+    /// is an IP address. Unverified: only a caller with other proof that the client is a proxy may use it.
+    public var forwardedClientIP: String?
 
     /// Makes a request value; tests and the API layer use it to drive responders without a socket.
     public init(
@@ -27,7 +30,8 @@ public struct Request: Sendable {
         body: [UInt8] = [],
         clientIP: String = "127.0.0.1",
         remoteAddress: String = "127.0.0.1",
-        rawQuery: String = ""
+        rawQuery: String = "",
+        forwardedClientIP: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -37,5 +41,6 @@ public struct Request: Sendable {
         self.body = body
         self.clientIP = clientIP
         self.remoteAddress = remoteAddress
+        self.forwardedClientIP = forwardedClientIP
     }
 }

@@ -13,10 +13,13 @@ extension AdminCommand {
                       [--code CODE] [--pt PROVIDER_TOKEN] [--ct CAMPAIGN_TOKEN]
                handoff admin link list --project P
                handoff admin link proxy-key --org ORG --domains D[,D…]
+               handoff admin link proxy-keys --org ORG
+               handoff admin link proxy-key-revoke --org ORG --id PROXY_KEY_ID
         --ios-app, --android-app: apps of the project (the iOS app needs its App Store id for the App Store
         redirect); --code: the short code a proxy key's domain resolves; --pt, --ct: App Store provider and
         campaign tokens; proxy-key: a key (shown once) for the organization's first-party proxy on the domains,
-        sent as X-Handoff-Proxy-Key with <prefix>/go/<code> forwarded to /v1/go/<code>
+        sent as X-Handoff-Proxy-Key with <prefix>/go/<code> forwarded to /v1/go/<code>; proxy-keys lists the
+        organization's keys (never the keys themselves), proxy-key-revoke revokes one
         """
 
     /// A link subcommand, its arguments checked.
@@ -24,6 +27,8 @@ extension AdminCommand {
         case create(ProjectID, GoLinkDraft)
         case list(ProjectID)
         case proxyKey(OrgID, [String])
+        case proxyKeys(OrgID)
+        case revokeProxyKey(OrgID, ProxyKeyID)
     }
 
     /// Runs `handoff admin link <arguments>` (the words after `link`); the exit status of `run`.
@@ -45,6 +50,10 @@ extension AdminCommand {
                 print(try encode(["links": links.map { $0.shared(base: configuration.publicBaseURL) }]))
             case .proxyKey(let org, let domains):
                 print(try encode(try model.issueProxyKey.run(org: org, domains: domains, metadata: metadata)))
+            case .proxyKeys(let org):
+                print(try encode(["proxyKeys": try model.proxyKeys.keys(org: org)]))
+            case .revokeProxyKey(let org, let id):
+                print(try encode(try model.revokeProxyKey.run(org: org, id: id, metadata: metadata)))
             }
             return 0
         } catch let error as UsageError {
@@ -92,6 +101,17 @@ extension AdminCommand {
             let domains = try flags.required("--domains").split(separator: ",", omittingEmptySubsequences: false)
                 .map(String.init)
             return .proxyKey(org, try field(ProxyDomains.parse(domains, field: "--domains")))
+        case "proxy-keys":
+            let flags = try Flags(rest, allowed: ["--org"])
+            return .proxyKeys(try field(OrgID.parse(try flags.required("--org"), field: "--org")))
+        case "proxy-key-revoke":
+            let flags = try Flags(rest, allowed: ["--org", "--id"])
+            let org = try field(OrgID.parse(try flags.required("--org"), field: "--org"))
+            let text = try flags.required("--id")
+            guard let uuid = UUID(uuidString: text), text.count == 36 else {
+                throw UsageError(message: "--id must be a proxy key id (a UUID)")
+            }
+            return .revokeProxyKey(org, ProxyKeyID(uuid))
         default:
             throw UsageError(message: "unknown subcommand \"link \(verb)\"")
         }

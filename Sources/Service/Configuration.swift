@@ -66,6 +66,10 @@ public struct Configuration: Sendable {
     public var checkpointIntervalSeconds: Int
     /// `INGEST_RETENTION_DAYS`: the `ingest-retention` role drops app-ingest partitions of days older than this.
     public var ingestRetentionDays: Int
+    /// `LINK_CLICK_RETENTION_DAYS`: the `ingest-retention` role deletes go-link clicks older than this.
+    public var linkClickRetentionDays: Int
+    /// `RECORDING_RETENTION_DAYS`: the `ingest-retention` role deletes recording packets older than this.
+    public var recordingRetentionDays: Int
     /// `INGEST_DAILY_BATCHES`: stored app-ingest batches per project and UTC day.
     public var ingestDailyBatches: Int
     /// `APPLE_ROOT_CERTIFICATES`: the roots App Store signatures must chain to; Apple Root CA - G3 when unset.
@@ -158,6 +162,8 @@ public struct Configuration: Sendable {
          "base64url of a 32-byte Ed25519 seed: the audit key that signs chain heads (checkpoint role)"),
         ("CHECKPOINT_INTERVAL_SECONDS", "60", "the checkpoint role signs an org's head at most this often (1–86400)"),
         ("INGEST_RETENTION_DAYS", "400", "the ingest-retention role drops app-ingest days older than this (1–3650)"),
+        ("LINK_CLICK_RETENTION_DAYS", "180", "the ingest-retention role deletes link clicks older than this (1–3650)"),
+        ("RECORDING_RETENTION_DAYS", "90", "the ingest-retention role deletes recordings older than this (1–3650)"),
         ("INGEST_DAILY_BATCHES", "1000000", "stored app-ingest batches per project and UTC day (1–1000000000)"),
         ("APPLE_ROOT_CERTIFICATES", "(Apple Root CA - G3, built in)",
          "comma-separated PEM/DER files: the roots App Store signatures must chain to"),
@@ -223,6 +229,10 @@ public struct Configuration: Sendable {
         checkpointIntervalSeconds = try reader.integer("CHECKPOINT_INTERVAL_SECONDS", default: 60, in: 1...86_400)
         ingestRetentionDays = try reader.integer("INGEST_RETENTION_DAYS", default: IngestRowStore.defaultRetentionDays,
                                                  in: 1...3650)
+        linkClickRetentionDays = try reader.integer("LINK_CLICK_RETENTION_DAYS",
+                                                    default: LinkClickRetention.defaultRetentionDays, in: 1...3650)
+        recordingRetentionDays = try reader.integer("RECORDING_RETENTION_DAYS",
+                                                    default: RecordingStore.defaultRetentionDays, in: 1...3650)
         ingestDailyBatches = try reader.integer("INGEST_DAILY_BATCHES", default: 1_000_000, in: 1...1_000_000_000)
         appleTrustRoots = try reader.appleTrustRoots("APPLE_ROOT_CERTIFICATES")
         resolveFailedLookupsPerMinute = try reader.integer(

@@ -13,8 +13,8 @@ import Workers
 ///
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
 /// pending), `checkpoint` (signs chain heads, docs/audit.md), `ingest-retention` (app-ingest partitions,
-/// docs/app-ingest.md), and one per queue whose jobs it runs: `mail` (recovery
-/// mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
+/// docs/app-ingest.md; go-link clicks and recordings, issue 21), and one per queue whose jobs it runs: `mail`
+/// (recovery mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
 /// read from the Play Developer API) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// The roles that are loops of their own rather than consumers of a queue.
@@ -99,9 +99,15 @@ public final class RunningWorkers: Sendable {
             // Hourly and at start: makes the next days' partitions and drops those past the retention (idempotent).
             let ingest = IngestRowStore(pool: postgres)
             let days = configuration.ingestRetentionDays
+            // Issue 21: go-link clicks and session recordings, by their own retentions.
+            let clicks = LinkClickRetention(pool: postgres), recordings = RecordingStore(pool: postgres)
+            let clickDays = configuration.linkClickRetentionDays
+            let recordingDays = configuration.recordingRetentionDays
             tasks.append(RepeatingTask(name: "ingest-retention", idleInterval: 3600,
                                        onError: onError("ingest-retention")) {
                 try ingest.applyRetention(now: Date(), retentionDays: days)
+                try clicks.apply(now: Date(), retentionDays: clickDays)
+                try recordings.applyRetention(now: Date(), retentionDays: recordingDays)
                 return false
             })
         }

@@ -139,7 +139,9 @@ import TestSupport
                                    "/v1/m/install", "/s2s/v1/apps/{appId}/installs",
                                    "/s2s/v1/links", "/v1/go/{ref}",
                                    "/s2s/v1/apps/{appId}/recordings/replay-links", "/replay/{token}",
-                                   "/replay/{token}/events", "/replay-player.js", "/replay-player.css"])
+                                   "/replay/{token}/events", "/replay-player.js", "/replay-player.css",
+                                   "/replay/{token}/assets/{sha}",
+                                   "/s2s/v1/proxy-keys", "/s2s/v1/proxy-keys/{proxyKeyId}"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))
         let info = try #require(document?["info"] as? [String: Any])
         #expect((info["description"] as? String)?.contains("METRICS_ADDRESS, default 127.0.0.1:9464") == true)

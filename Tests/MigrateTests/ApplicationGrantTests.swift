@@ -39,7 +39,8 @@ import TestSupport
         // Session recordings (0033): inserted; an install's sessions and packets are deleted by a device erasure.
         "recording_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
-        "recording_assets": Grants(table: ["SELECT", "INSERT"]),
+        // A packet that uses a screenshot moves its last use (0038), which the retention reads.
+        "recording_assets": Grants(table: ["SELECT", "INSERT"], updatable: ["last_used_at"]),
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
@@ -47,7 +48,8 @@ import TestSupport
         // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
         "go_links": Grants(table: ["SELECT", "INSERT"]),
         "link_clicks": Grants(table: ["SELECT", "INSERT"]),
-        "proxy_keys": Grants(table: ["SELECT", "INSERT"]),
+        // A proxy key is revoked by its projection (0038).
+        "proxy_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.
@@ -97,6 +99,7 @@ import TestSupport
         "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
+        "link_clicks_drop_before", "recordings_drop_before",
         "project_org", "proxy_key_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 

@@ -14,11 +14,6 @@ import TestSupport
                                                  totalTimeout: 20))
     }
 
-    private static func base64URL(_ byte: UInt8) -> String {
-        Data(repeating: byte, count: 32).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     /// Opens `url` in headless Chromium (a 1024×1400 window) and writes a screenshot to `screenshot`.
     private func browse(_ url: String, acceptLanguage: String, screenshot: String) throws -> [String: Any] {
         let desktop = PageBrowser(userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0",
@@ -37,24 +32,9 @@ import TestSupport
         }
         let database = try ScratchDatabase.migrated(prefix: "tenants")
         let tenant = try database.tenant(["--fingerprint", "off"])
-        let port = try Shell.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let serve = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
-            "HTTP_PORT": String(port), "DATABASE_URL": database.appURL,
-            "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base,
-            "HANDOFF_MASTER_KEY": Self.base64URL(0x61), "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62),
-            "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error", "METRICS_ADDRESS": "off",
-        ])
-        defer {
-            serve.signal(SIGTERM)
-            _ = try? serve.wait(timeout: 30)
-        }
-        var up = false
-        for _ in 0..<100 where !up {
-            up = (try? send("GET", base + "/healthz").status) == 200
-            if !up { usleep(100_000) }
-        }
-        try #require(up, "handoff serve did not start: \(serve.output())")
+        let serve = try ServeProcess(database: database)
+        defer { serve.stop() }
+        let base = serve.base
         var codes: [String] = []
         for index in 1...3 {
             let paid = try send("POST", base + "/s2s/v1/payments", key: tenant.key, body: """

@@ -7,11 +7,6 @@ import TestSupport
 /// operation of `/openapi.json`, and no request leaving the server (Redoc's footer logo from its CDN is stopped by
 /// the page's Content-Security-Policy before it is sent).
 @Suite struct DocsBrowserTests {
-    private static func base64URL(_ byte: UInt8) -> String {
-        Data(repeating: byte, count: 32).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     private func get(_ url: String) throws -> HTTPResponse {
         try HTTPClient(maxResponseBytes: 4 << 20).send(HTTPRequest(method: "GET", url: url, headers: [], body: [],
                                                                    totalTimeout: 20))
@@ -24,25 +19,9 @@ import TestSupport
             Issue.record("HANDOFF_TEST_REQUIRE_BROWSER=1 but headless chromium cannot run: \(failure)")
             return
         }
-        let database = try ScratchDatabase.migrated(prefix: "tenants")
-        let port = try Shell.freePort()
-        let host = "127.0.0.1:\(port)"
-        let serve = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
-            "HTTP_PORT": String(port), "DATABASE_URL": database.appURL, "REDIS_URL": try TestEnvironment.redisURL(),
-            "PATH": "/usr/bin:/bin", "HANDOFF_MASTER_KEY": Self.base64URL(0x61),
-            "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62), "HANDOFF_PASS_KEYS": "d1:" + Self.base64URL(0x63),
-            "LOG_LEVEL": "error", "METRICS_ADDRESS": "off",
-        ])
-        defer {
-            serve.signal(SIGTERM)
-            _ = try? serve.wait(timeout: 30)
-        }
-        var up = false
-        for _ in 0..<100 where !up {
-            up = (try? get("http://\(host)/healthz").status) == 200
-            if !up { usleep(100_000) }
-        }
-        try #require(up, "handoff serve did not start: \(serve.output())")
+        let serve = try ServeProcess(database: try ScratchDatabase.migrated(prefix: "tenants"))
+        defer { serve.stop() }
+        let host = serve.host
 
         let page = try get("http://\(host)/docs")
         #expect(page.status == 200)

@@ -16,11 +16,6 @@ import TestSupport
                                                  totalTimeout: 20))
     }
 
-    private static func base64URL(_ byte: UInt8) -> String {
-        Data(repeating: byte, count: 32).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     private static func json(_ response: HTTPResponse) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
@@ -39,37 +34,23 @@ import TestSupport
         }
         let database = try ScratchDatabase.migrated(prefix: "tenants")
         let tenant = try database.tenant(["--fingerprint", "off"])
-        let port = try Shell.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let masterKey = Self.base64URL(0x61)
-        let serve = try ChildProcess([try HandoffBinary.path(), "serve"], environment: [
-            "HTTP_PORT": String(port), "DATABASE_URL": database.appURL,
-            "REDIS_URL": try TestEnvironment.redisURL(), "PATH": "/usr/bin:/bin", "PUBLIC_BASE_URL": base,
-            "HANDOFF_MASTER_KEY": masterKey, "HANDOFF_LOOKUP_PEPPER": Self.base64URL(0x62),
-            "HANDOFF_PASS_KEYS": "e2e1:" + Self.base64URL(0x63), "LOG_LEVEL": "error", "METRICS_ADDRESS": "off",
-        ])
-        defer {
-            serve.signal(SIGTERM)
-            _ = try? serve.wait(timeout: 30)
-        }
-        var up = false
-        for _ in 0..<100 where !up {
-            up = (try? send("GET", base + "/healthz").status) == 200
-            if !up { usleep(100_000) }
-        }
-        try #require(up, "handoff serve did not start: \(serve.output())")
+        let serve = try ServeProcess(database: database)
+        defer { serve.stop() }
+        let base = serve.base
 
         let created = try send("POST", base + "/s2s/v1/apps", key: tenant.key,
                                body: Array(#"{"platform":"ios","bundleId":"com.example.Reader"}"#.utf8))
         try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         let appId = try #require(Self.json(created)["appId"] as? String)
         let publishable = try #require(Self.json(created)["publishableKey"] as? String)
-        let settings = try database.admin(["app", "ingest-settings", "--app", appId, "--recording", "on"],
-                                          environment: ["HANDOFF_MASTER_KEY": masterKey])
+        let settings = try database.admin(["app", "ingest-settings", "--app", appId, "--recording", "on",
+                                           "--recording-screenshots", "on"],
+                                          environment: ["HANDOFF_MASTER_KEY": ServeProcess.masterKey])
         try #require(settings.status == .exited(0), "\(settings)")
         let at = Int(Date().timeIntervalSince1970 * 1000)
         let packet = try RRWebFixture.packet(header: RRWebFixture.header(key: publishable, sid: "S-browser", at: at),
-                                             events: RRWebFixture.events(at: at))
+                                             events: RRWebFixture.events(at: at)
+                                                + RRWebFixture.screenshotEvent(at: at + 450) + "\n")
         let sent = try send("POST", base + "/v1/m/r", body: packet, contentType: "application/octet-stream")
         try #require(sent.status == 200 && String(decoding: sent.body, as: UTF8.self) == "ok",
                      "\(String(decoding: sent.body, as: UTF8.self))")
@@ -88,11 +69,13 @@ import TestSupport
         let browser = PageBrowser(userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0",
                                   acceptLanguage: "en-US,en;q=0.9", width: 1024, height: 900, timezone: "UTC")
         let frameText = Self.frameText
+        let shown = "document.body.getAttribute('data-screenshot')"
         let visit = try browser.open(url, options: [
-            "--ready-expression=(\(frameText) || '').indexOf('\(RRWebFixture.mutationText)') >= 0",
+            "--ready-expression=(\(frameText) || '').indexOf('\(RRWebFixture.mutationText)') >= 0 && \(shown)",
             "--report-expression=JSON.stringify({frame: \(frameText) || null, "
                 + "players: document.querySelectorAll('.rr-player').length, "
-                + "state: document.body.getAttribute('data-replay')})",
+                + "state: document.body.getAttribute('data-replay'), screenshot: \(shown), "
+                + "width: (document.querySelector('#screenshot img') || {}).naturalWidth || 0})",
             "--screenshot=\(path)",
         ])
         #expect(visit.termination == .exited(0), "\(visit.output)")
@@ -105,7 +88,13 @@ import TestSupport
         // The full snapshot's heading, the mutated total, and the line only the incremental mutation adds.
         #expect(frame.contains(RRWebFixture.snapshotText) && frame.contains("Total: 19.98 EUR")
                 && frame.contains(RRWebFixture.mutationText), "\(visit.output)")
-        #expect((visit.result["text"] as? String ?? "").contains("Session S-browser: 5 events"), "\(visit.output)")
+        #expect((visit.result["text"] as? String ?? "").contains("Session S-browser: 6 events"), "\(visit.output)")
+        // The screenshot event showed its image, read from the replay asset route with the same token.
+        #expect(report["screenshot"] as? String == RRWebFixture.screenshotSha, "\(visit.output)")
+        #expect(report["width"] as? Int == 8, "\(visit.output)")
+        let asset = try send("GET", url + "/assets/" + RRWebFixture.screenshotSha)
+        let image = try #require(Data(base64Encoded: RRWebFixture.screenshotPNG))
+        #expect(asset.status == 200 && asset.body == Array(image))
         let png = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(png.count > 1000 && png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
         print("replay screenshot: \(path) (\(png.count) bytes)")

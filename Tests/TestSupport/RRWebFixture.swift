@@ -32,6 +32,24 @@ public enum RRWebFixture {
         ].joined(separator: "\n") + "\n"
     }
 
+    /// An 8×8 PNG (one blue colour), base64: a real image a browser decodes.
+    public static let screenshotPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQqziBFTEMLQkABkZXgRDD"
+        + "jAEAAAAASUVORK5CYII="
+
+    /// The screenshot's SHA-256, lowercase hex.
+    public static var screenshotSha: String {
+        let script = "import base64, hashlib, sys; print(hashlib.sha256(base64.b64decode(sys.argv[1])).hexdigest())"
+        return ((try? Shell.run(["python3", "-c", script, screenshotPNG])) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The screenshot as the SDK sends it the first time: rrweb's Custom event (type 5) `{tag:"x3", payload:{e:"img",
+    /// sha, mime, data}}`, at device time `at`.
+    public static func screenshotEvent(at: Int) -> String {
+        #"{"type":5,"data":{"tag":"x3","payload":{"e":"img","sha":"\#(screenshotSha)","mime":"image/png","#
+            + #""data":"\#(screenshotPNG)"}},"timestamp":\#(at)}"#
+    }
+
     /// A packet header for `key`'s iOS app `com.example.Reader`, session `sid`, packet 0, granted (`gg`, `opt_in`).
     public static func header(key: String, sid: String, at: Int) -> String {
         #"{"v":1,"k":"\#(key)","plat":"ios","bid":"com.example.Reader","ins":"I-REPLAY","sid":"\#(sid)","seq":0,"#

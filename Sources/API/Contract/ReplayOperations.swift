@@ -22,6 +22,9 @@ enum ReplayOperations {
                             parameters: [("token", "$response.body#/token")], description: "open the replay"),
                 OpenAPILink(name: "replayEvents", operationId: "getReplayEvents",
                             parameters: [("token", "$response.body#/token")], description: "the events it plays"),
+                OpenAPILink(name: "replayAsset", operationId: "getReplayAsset",
+                            parameters: [("token", "$response.body#/token")],
+                            description: "a screenshot its events name by sha"),
             ]),
             .error(400, "VALIDATION_APP_ID_FORMAT, or the body is refused (the message names the field)",
                    codes: AppOperations.appIdCodes + ContractFields.bodyCodes),
@@ -58,6 +61,21 @@ enum ReplayOperations {
                 .required("truncated", .boolean),
             ])),
             .error(404, "a bad, tampered or expired link", codes: [.notFound]),
+        ])
+
+    static let screenshot = OpenAPIOperation(
+        id: "getReplayAsset", summary: "A screenshot the replayed session shows, by its SHA-256",
+        description: "A replay asset of the link's app (stored once per content while recording.screenshots is on, "
+            + "never for health apps), named by the sha of a screenshot event (type 5, tag x3, payload e img).",
+        tag: "public",
+        parameters: [
+            .path("token", token, "the last segment of the replay link"),
+            .path("sha", JSONSchema.string(pattern: "^[0-9a-f]{64}$"), "the image's SHA-256, lowercase hex"),
+        ],
+        responses: [
+            OpenAPIResponse(status: 200, description: "the image as sent (image/png, image/jpeg or image/webp)",
+                            content: ("image/*", .string(format: "binary"))),
+            .error(404, "a bad, tampered or expired link, or no such screenshot of its app", codes: [.notFound]),
         ])
 
     static let script = OpenAPIOperation(

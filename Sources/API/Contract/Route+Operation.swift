@@ -61,10 +61,14 @@ extension Route {
         case .appInstalls: return InstallReadOperations.installs
         case .createLink: return LinkOperations.create
         case .links: return LinkOperations.list
+        case .createProxyKey: return ProxyKeyOperations.create
+        case .proxyKeys: return ProxyKeyOperations.list
+        case .revokeProxyKey: return ProxyKeyOperations.revoke
         case .goLink: return LinkOperations.follow
         case .createReplayLink: return ReplayOperations.createLink
         case .replay: return ReplayOperations.page
         case .replayEvents: return ReplayOperations.events
+        case .replayAsset: return ReplayOperations.screenshot
         case .replayPlayerScript: return ReplayOperations.script
         case .replayPlayerStyle: return ReplayOperations.style
         }

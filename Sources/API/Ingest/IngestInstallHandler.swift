@@ -36,7 +36,13 @@ enum IngestInstallHandler {
         }
         let now = environment.clock()
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
-        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper)
+        // Issue 21: an `x3c` counts only when it names a click of the app's project (a primary-key lookup).
+        let x3c = consent.usesInstallSources ? body.play.flatMap { PlayReferrer.parse($0.referrer).x3c } : nil
+        let clickLink = try x3c.flatMap {
+            try environment.model.links.clicks.link(ofClick: $0, org: app.orgId, project: app.projectId)
+        }
+        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
+                               clickLink: clickLink)
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
         let outcome = try environment.model.ingest.recordInstall.run(install, orgId: app.orgId, metadata: metadata)
@@ -45,14 +51,16 @@ enum IngestInstallHandler {
 
     /// The install's event: its tier from the sources (only with attribution consent), the first open corrected by
     /// serverNow − `at` (one outside the 7 days before now is taken as now), the install kept only as
-    /// HMAC-SHA256(lookup pepper, `appId:inst`).
+    /// HMAC-SHA256(lookup pepper, `appId:inst`). `clickLink` is the go link of the click `x3c` names, if known.
     static func recorded(_ body: AppInstallBody, app: IngestLookup.IngestApp, consent: IngestConsent,
-                         agent: SDKUserAgent?, now: Date, pepper: [UInt8]) -> AppInstallRecorded {
+                         agent: SDKUserAgent?, now: Date, pepper: [UInt8], clickLink: GoLinkID? = nil)
+        -> AppInstallRecorded
+    {
         let offset = now.timeIntervalSince1970 - Double(body.sentAt) / 1000
         var firstOpen = Date(timeIntervalSince1970: Double(body.firstOpenAt ?? body.sentAt) / 1000 + offset)
         if firstOpen > now || firstOpen < now.addingTimeInterval(-firstOpenWindow) { firstOpen = now }
         let referrer = body.play.map { PlayReferrer.parse($0.referrer) }
-        let tier = InstallAttribution.tier(consent: consent, play: referrer,
+        let tier = InstallAttribution.tier(consent: consent, play: referrer?.counted(clickKnown: clickLink != nil),
                                            appleAds: body.appleAdsToken == nil ? .none : .unresolved,
                                            link: body.link != nil, identity: false)
         var sources = AppInstallRecorded.Sources()
@@ -60,7 +68,8 @@ enum IngestInstallHandler {
             sources = AppInstallRecorded.Sources(
                 utmSource: referrer?.utmSource, utmMedium: referrer?.utmMedium, utmCampaign: referrer?.utmCampaign,
                 utmTerm: referrer?.utmTerm, utmContent: referrer?.utmContent, gclid: referrer?.gclid,
-                x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link)
+                x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link,
+                goLinkId: clickLink?.description)
         }
         let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
         return AppInstallRecorded(

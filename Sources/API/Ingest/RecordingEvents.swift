@@ -21,6 +21,8 @@ struct RecordingEvents {
     var earliest: Int
     var latest: Int
     var assets: [RecordingPacketRow.Asset]
+    /// The SHA-256 of every screenshot the packet's events name, with its bytes or without.
+    var references: [String]
 
     static func read(_ bytes: [UInt8], keepsScreenshots: Bool) throws -> RecordingEvents {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
@@ -31,6 +33,7 @@ struct RecordingEvents {
         }
         var output: [UInt8] = []
         var assets: [RecordingPacketRow.Asset] = []
+        var references: [String] = []
         var times: [Int] = []
         for (index, line) in lines.enumerated() {
             guard var event = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
@@ -46,6 +49,7 @@ struct RecordingEvents {
                 if let asset = try screenshot(payload, path: "events[\(index)].data.payload"), keepsScreenshots {
                     assets.append(asset)
                 }
+                if let sha = payload["sha"] as? String, !references.contains(sha) { references.append(sha) }
                 payload["data"] = nil
                 var stripped = data
                 stripped["payload"] = payload
@@ -55,7 +59,7 @@ struct RecordingEvents {
             output += kept + [UInt8(ascii: "\n")]
         }
         return RecordingEvents(ndjson: output, count: lines.count, earliest: times.min() ?? 0,
-                               latest: times.max() ?? 0, assets: assets)
+                               latest: times.max() ?? 0, assets: assets, references: references)
     }
 
     /// The image of a screenshot event, checked against its `sha`; nil when it carries no `data` (sent before).

@@ -60,7 +60,7 @@ enum RecordingPacketHandler {
             secretHash: Hex.encode(SHA256.hash(Array(header.secret.utf8))), seq: header.seq, screen: header.screen,
             startedAt: date(events.earliest).addingTimeInterval(offset),
             endedAt: date(events.latest).addingTimeInterval(offset), eventCount: events.count, events: events.ndjson,
-            assets: events.assets, receivedAt: now)
+            assets: events.assets, receivedAt: now, assetReferences: events.references)
         switch try environment.model.ingest.recordings.write(row) {
         case .stored: return text("ok")
         case .secretMismatch: throw IngestRefusal.secret

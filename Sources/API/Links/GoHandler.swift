@@ -19,19 +19,18 @@ enum GoHandler {
     static func follow(_ request: Request, _ context: RequestContext, _ environment: Environment, ref: String)
         throws -> Response
     {
+        // A proxied request (the edge checked its key, `context.proxyOrg`): the key's org's codes resolve, and the
+        // client is the address the proxy forwarded for; a wrong key resolves nothing.
+        let proxied = request.headers[ProxyKey.header] != nil
         let decision = environment.rateLimiter.check(environment.goLinkLimit, key: environment.clientKey(request))
         if let refusal = APIError.refusal(for: decision) { throw refusal }
         let pepper = try environment.identity().secrets.lookupPepper
         let visitor = RecordLinkClick.Visitor(
             clientKey: environment.clientKey(request), userAgent: request.headers["User-Agent"],
             webSession: request.query["s"], test: request.query["x3_test"] == "1")
-        var proxyOrg: OrgID?
-        if let key = request.headers[ProxyKey.header] {
-            // A proxied request: the key's org's codes resolve; a wrong key resolves nothing.
-            guard let org = try environment.model.links.proxyKeys.org(of: key) else { return notFound }
-            proxyOrg = org
-        }
-        guard let outcome = try environment.model.links.recordClick.run(ref: ref, proxyOrg: proxyOrg, visitor: visitor,
+        if proxied && context.proxyOrg == nil { return notFound }
+        guard let outcome = try environment.model.links.recordClick.run(ref: ref, proxyOrg: context.proxyOrg,
+                                                                        visitor: visitor,
                                                                         now: environment.clock(), pepper: pepper)
         else { return notFound }
         return Response(status: 302, headers: Headers([

@@ -84,6 +84,25 @@ enum ReplayHandler {
         ]), body: body.bytes)
     }
 
+    /// `GET /replay/{token}/assets/{sha}`: the screenshot of the token's app whose SHA-256 is `sha` (a replay asset,
+    /// kept once per content for the app), with its stored type; 404 `NOT_FOUND` for a bad or expired token, a `sha`
+    /// that is not 64 lowercase hex digits, or no such screenshot (screenshots off, another app's, gone by retention).
+    static func screenshot(_ request: Request, _ environment: Environment, token: String, sha: String) throws
+        -> Response
+    {
+        let notFound = APIError(status: 404, code: .notFound, message: "no such screenshot for this replay link")
+        guard sha.utf8.count == 64,
+              sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let (claims, appId, _) = try session(token, environment),
+              let asset = try environment.model.ingest.recordings.asset(org: claims.org, appId: appId, sha256: sha)
+        else { throw notFound }
+        return Response(status: 200, headers: Headers([
+            ("Content-Type", asset.mime), ("Cache-Control", "private, max-age=3600"),
+            ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "default-src 'none'; sandbox"),
+        ]), body: asset.bytes)
+    }
+
     /// `GET /replay-player.js` and `/replay-player.css`: the vendored player (and the page's own start script after
     /// it), or 404 when the build's resources were not shipped.
     static func asset(_ request: Request, _ environment: Environment, script: Bool) throws -> Response {

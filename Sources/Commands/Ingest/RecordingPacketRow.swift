@@ -34,10 +34,13 @@ public struct RecordingPacketRow: Sendable, Equatable {
     public var events: [UInt8]
     public var assets: [Asset]
     public var receivedAt: Date
+    /// The SHA-256 of every screenshot the events name (sent with its bytes or by hash alone): their last use moves
+    /// to `receivedAt`, which the retention reads.
+    public var assetReferences: [String]
 
     public init(orgId: OrgID, projectId: ProjectID, appId: AppID, platform: DevicePlatform, sessionId: String,
                 installHash: String, secretHash: String, seq: Int, screen: String?, startedAt: Date, endedAt: Date,
-                eventCount: Int, events: [UInt8], assets: [Asset], receivedAt: Date) {
+                eventCount: Int, events: [UInt8], assets: [Asset], receivedAt: Date, assetReferences: [String] = []) {
         self.orgId = orgId
         self.projectId = projectId
         self.appId = appId
@@ -53,5 +56,6 @@ public struct RecordingPacketRow: Sendable, Equatable {
         self.events = events
         self.assets = assets
         self.receivedAt = receivedAt
+        self.assetReferences = assetReferences
     }
 }

@@ -50,11 +50,22 @@ public struct RecordingStore: Sendable {
             guard !inserted.isEmpty else { return .duplicate }
             for asset in row.assets {
                 try connection.queryPrepared("""
-                    INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at)
-                    VALUES ($1::uuid, $2::uuid, $3, $4, $5, to_timestamp($6::double precision))
+                    INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at, last_used_at)
+                    VALUES ($1::uuid, $2::uuid, $3, $4, $5, to_timestamp($6::double precision),
+                        to_timestamp($6::double precision))
                     ON CONFLICT (app_id, sha256) DO NOTHING
                     """, [org, app, .text(asset.sha256), .text(asset.mime), .bytea(asset.bytes),
                           .double(seconds(row.receivedAt))])
+            }
+            if !row.assetReferences.isEmpty {
+                // Moved at most once a day per screenshot: the retention counts days, not packets.
+                var shas = PostgresArray(.text)
+                for sha in row.assetReferences { shas.append(sha) }
+                try connection.queryPrepared("""
+                    UPDATE recording_assets SET last_used_at = to_timestamp($3::double precision)
+                    WHERE org_id = $1::uuid AND app_id = $2::uuid AND sha256 = ANY($4::text[])
+                        AND last_used_at < to_timestamp($3::double precision) - interval '1 day'
+                    """, [org, app, .double(seconds(row.receivedAt)), shas.value])
             }
             return .stored
         }

@@ -4,13 +4,21 @@ import Foundation
 import Postgres
 
 /// Folds `GoLinkCreated` into `go_links` and `ProxyKeyIssued` into `proxy_keys` (migration `0032_go_links.sql`): one
-/// row per link or key, never changed.
+/// row per link or key; `ProxyKeyRevoked` sets a key's `revoked_at` (0038), nothing else changes.
 public struct LinkProjection: InlineProjection {
     public init() {}
 
     public var tables: [String] { ["go_links", "proxy_keys"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
+        if event.eventType == ProxyKeyRevoked.eventType {
+            let revoked = try event.decode(ProxyKeyRevoked.self)
+            try connection.query("""
+                UPDATE \(tables["proxy_keys"]) SET revoked_at = $3::timestamptz
+                WHERE proxy_key_id = $1::uuid AND org_id = $2::uuid AND revoked_at IS NULL
+                """, [.text(revoked.proxyKeyId), .text(event.orgId.uuidString.lowercased()), .text(event.recordedAt)])
+            return
+        }
         if event.eventType == ProxyKeyIssued.eventType {
             let issued = try event.decode(ProxyKeyIssued.self)
             try connection.query("""

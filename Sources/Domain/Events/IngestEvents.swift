@@ -49,16 +49,19 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         public var utmTerm: String?
         public var utmContent: String?
         public var gclid: String?
-        /// Handoff's click token from the Play referrer, raw (issue 21 links it to its click).
+        /// Handoff's click token from the Play referrer, raw (known or not; `goLinkId` says whether it was).
         public var x3c: String?
         /// The AdServices token awaiting resolution (tier `pending`).
         public var appleAdsToken: String?
         /// The deep link of the first open, as sent.
         public var link: String?
+        /// The go link of the click `x3c` names, when that click is known in the install's project (issue 21);
+        /// absent in installs recorded before.
+        public var goLinkId: String?
 
         public init(utmSource: String? = nil, utmMedium: String? = nil, utmCampaign: String? = nil,
                     utmTerm: String? = nil, utmContent: String? = nil, gclid: String? = nil, x3c: String? = nil,
-                    appleAdsToken: String? = nil, link: String? = nil) {
+                    appleAdsToken: String? = nil, link: String? = nil, goLinkId: String? = nil) {
             self.utmSource = utmSource
             self.utmMedium = utmMedium
             self.utmCampaign = utmCampaign
@@ -68,6 +71,7 @@ public struct AppInstallRecorded: EventPayload, Equatable {
             self.x3c = x3c
             self.appleAdsToken = appleAdsToken
             self.link = link
+            self.goLinkId = goLinkId
         }
     }
 

@@ -54,3 +54,15 @@ public struct ProxyKeyIssued: EventPayload, Equatable {
         self.domains = domains
     }
 }
+
+/// An organization revoked one of its proxy keys (`DELETE /s2s/v1/proxy-keys/{proxyKeyId}`): from the commit on, the
+/// key resolves no link code and vouches for no forwarded address. Recorded once per key.
+public struct ProxyKeyRevoked: EventPayload, Equatable {
+    public static let eventType = "ProxyKeyRevoked"
+    public static let schemaVersion = 1
+    public var proxyKeyId: String
+
+    public init(proxyKeyId: ProxyKeyID) {
+        self.proxyKeyId = proxyKeyId.description
+    }
+}

@@ -95,6 +95,8 @@ enum RequestTargetFuzz {
         case .appRecordings(let appId): [("appId", appId)]
         case .createReplayLink(let appId): [("appId", appId)]
         case .replay(let token), .replayEvents(let token): [("token", token)]
+        case .replayAsset(let token, let sha): [("token", token), ("sha", sha)]
+        case .revokeProxyKey(let proxyKeyId): [("proxyKeyId", proxyKeyId)]
         case .storeNotification(_, let token): [("token", token)]
         case .forwardedNotification(let surfaceId): [("surfaceId", surfaceId)]
         case .removeDestination(let appId, let destinationId): [("appId", appId), ("destinationId", destinationId)]
