@@ -80,6 +80,9 @@ enum Handlers {
         case .createLink: return try LinkHandler.create(request, context, environment)
         case .links: return try LinkHandler.list(request, context, environment)
         case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
+        case .ingestPostback(let kind, let endpoint, _):
+            return try PostbackCopyHandler.receive(request, context, environment, kind: kind, endpoint: endpoint)
+        case .appPostbacks(let appId): return try AppPostbacksHandler.list(request, context, environment, appId: appId)
         case .createReplayLink(let appId):
             return try ReplayHandler.createLink(request, context, environment, appId: appId)
         case .replay(let token): return try ReplayHandler.page(request, environment, token: token)

@@ -135,6 +135,11 @@ public enum Route: Sendable, Equatable {
     case links
     /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
     case goLink(ref: String)
+    /// `POST /v1/m/postbacks/{kind}/{endpoint}` (with or without a trailing slash, served as is): a copy of an Apple
+    /// postback (`skan`, `aak`) through the organization's proxy (proxy key required; docs/postbacks.md).
+    case ingestPostback(kind: String, endpoint: String, trailingSlash: Bool)
+    /// `GET /s2s/v1/apps/{appId}/postbacks?from=&to=`: an app's signed postbacks per ad network and source identifier.
+    case appPostbacks(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -215,6 +220,13 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/replay/{token}/events") { .replayEvents(token: $0["token"] ?? "") },
         Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
+        Endpoint(.post, "/v1/m/postbacks/{kind}/{endpoint}") {
+            .ingestPostback(kind: $0["kind"] ?? "", endpoint: $0["endpoint"] ?? "", trailingSlash: false)
+        },
+        Endpoint(.post, "/v1/m/postbacks/{kind}/{endpoint}/") {
+            .ingestPostback(kind: $0["kind"] ?? "", endpoint: $0["endpoint"] ?? "", trailingSlash: true)
+        },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/postbacks") { .appPostbacks(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -278,6 +290,9 @@ public enum Route: Sendable, Equatable {
         case .links, .goLink: return 0
         // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
         case .createLink: return 16384
+        // A SKAdNetwork postback is under 1 KiB; an AdAttributionKit one carries a JWS of up to 4096 characters.
+        case .ingestPostback: return 8192
+        case .appPostbacks: return 0
         }
     }
 
@@ -304,6 +319,9 @@ public enum Route: Sendable, Equatable {
             return .open
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
+        // The proxy key is checked by the handler (403 `key`, the compact shape).
+        case .ingestPostback: return .open
+        case .appPostbacks: return .secretKey
         }
     }
 
@@ -312,6 +330,7 @@ public enum Route: Sendable, Equatable {
     var isIngest: Bool {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
+        case .ingestPostback: return true
         default: return false
         }
     }

@@ -67,6 +67,8 @@ extension Route {
         case .replayEvents: return ReplayOperations.events
         case .replayPlayerScript: return ReplayOperations.script
         case .replayPlayerStyle: return ReplayOperations.style
+        case .ingestPostback(_, _, let trailingSlash): return PostbackOperations.copy(trailingSlash: trailingSlash)
+        case .appPostbacks: return PostbackOperations.list
         }
     }
 }
