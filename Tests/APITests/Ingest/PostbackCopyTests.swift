@@ -90,9 +90,9 @@ import TestSupport
         expectTaken(post(setup, ApplePostbackExamples.skan4Low))
         // A second copy of the same transaction counts once.
         expectTaken(post(setup, ApplePostbackExamples.skan4Low))
-        let read = read(setup)
-        #expect(read.status == 200)
-        let answer = jsonObject(read)
+        let response = read(setup)
+        #expect(response.status == 200)
+        let answer = jsonObject(response)
         #expect(answer["appId"] as? String == setup.appId && answer["from"] is String && answer["to"] is String)
         #expect(aggregates(setup).groups == [
             "skan com.example 39 1/1/0", "skan com.example 5239 1/1/0", "skan example123.skadnetwork 42 2/1/0",

@@ -47,7 +47,8 @@ import TestSupport
         for text in altered {
             #expect(PostbackVerifier.apple.verify(try skan(text)) == .failed)
         }
-        let value = ApplePostbackExamples.skan4High.replacingOccurrences(of: "63", with: "12")
+        let value = ApplePostbackExamples.skan4High.replacingOccurrences(of: "\"conversion-value\": 63",
+                                                                        with: "\"conversion-value\": 12")
         #expect(PostbackVerifier.apple.verify(try skan(value)) == .verified)
     }
 
