@@ -290,8 +290,9 @@ public enum Route: Sendable, Equatable {
         case .links, .goLink: return 0
         // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
         case .createLink: return 16384
-        // A SKAdNetwork postback is under 1 KiB; an AdAttributionKit one carries a JWS of up to 4096 characters.
-        case .ingestPostback: return 8192
+        // A postback is about 1 KiB; its members' longest schema-valid values (text up to 255 characters, each possibly
+        // a 12-byte escaped pair) fit 16 KiB.
+        case .ingestPostback: return 16384
         case .appPostbacks: return 0
         }
     }

@@ -70,7 +70,7 @@ enum PostbackOperations {
                 IngestOperations.error(403, "no or an unknown proxy key (key), or the App Store id is not an iOS app "
                                        + "of its organization (app_mismatch)", code: "key")
                     .replacingSchema(.oneOf(["key", "app_mismatch"].map(errorSchema))),
-                IngestOperations.tooLarge(8192),
+                IngestOperations.tooLarge(16384),
             ] + IngestOperations.common.filter { $0.status != 403 && $0.status != 429 })
     }
 
