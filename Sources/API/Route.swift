@@ -290,8 +290,8 @@ public enum Route: Sendable, Equatable {
         case .links, .goLink: return 0
         // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
         case .createLink: return 16384
-        // A postback is about 1 KiB; its members' longest schema-valid values (text up to 255 characters, each possibly
-        // a 12-byte escaped pair) fit 16 KiB.
+        // A postback is about 1 KiB; its members' longest schema-valid values (text up to 255 characters, each
+        // possibly a 12-byte escaped pair) fit 16 KiB.
         case .ingestPostback: return 16384
         case .appPostbacks: return 0
         }

@@ -3,9 +3,10 @@ import Domain
 import Foundation
 import HTTPServer
 
-/// `GET /s2s/v1/apps/{appId}/postbacks?from=&to=` (docs/postbacks.md): an app of the key's project, its Apple postbacks
-/// received in [from, to) — RFC 3339, `to` default now, `from` default 30 days before `to` — per framework, ad network
-/// and source identifier; failed-signature copies only as a count. Another project's or org's app is 404.
+/// `GET /s2s/v1/apps/{appId}/postbacks?from=&to=` (docs/postbacks.md): an app of the key's project, its Apple
+/// postbacks received in [from, to) — RFC 3339, `to` default now, `from` default 30 days before `to` — per
+/// framework, ad network and source identifier; failed-signature copies only as a count. Another project's or org's
+/// app is 404.
 enum AppPostbacksHandler {
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment, appId text: String)
         throws -> Response
@@ -23,8 +24,9 @@ enum AppPostbacksHandler {
         return try JSONResponse.encode(Answer(
             appId: scope.app.description, from: RFC3339.format(from), to: RFC3339.format(to),
             groups: read.groups.map {
-                Answer.Group(kind: $0.kind.rawValue, adNetworkId: $0.adNetworkId, sourceIdentifier: $0.sourceIdentifier,
-                             postbacks: $0.postbacks, won: $0.won, development: $0.development)
+                Answer.Group(kind: $0.kind.rawValue, adNetworkId: $0.adNetworkId,
+                             sourceIdentifier: $0.sourceIdentifier, postbacks: $0.postbacks, won: $0.won,
+                             development: $0.development)
             }, failed: read.failed))
     }
 
