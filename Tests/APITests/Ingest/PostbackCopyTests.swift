@@ -136,6 +136,30 @@ import TestSupport
         #expect(aggregates(setup).groups == ["skan com.example 39 1/1/0"])
     }
 
+    @Test func racingCopiesKeepTheCapExactAndTheSignedCopyWins() throws {
+        let setup = try setup()
+        // A signed copy and forged copies of one transaction, at once: the signed one is what stays.
+        let signed = ApplePostbackExamples.skan3Winning
+        let forgedWin = signed.replacingOccurrences(of: "\"campaign-id\": 42", with: "\"campaign-id\": 41")
+        DispatchQueue.concurrentPerform(iterations: 6) { index in
+            _ = post(setup, index == 3 ? signed : forgedWin)
+        }
+        #expect(aggregates(setup).groups == ["skan example123.skadnetwork 42 1/1/0"] && aggregates(setup).failed == 0)
+        for index in 0..<95 {
+            expectTaken(post(setup, forged(index)))
+        }
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            _ = post(setup, forged(100 + index))
+        }
+        #expect(aggregates(setup).failed == PostbackStore.failedPerHour)
+    }
+
+    /// Apple's low-tier version 4 example with a transaction id of its own: a failed signature.
+    private func forged(_ index: Int) -> String {
+        ApplePostbackExamples.skan4Low.replacingOccurrences(of: "6aafb7a5-0170-41b5-bbe4-fe71dedf1e31",
+                                                            with: "forged-\(index)")
+    }
+
     @Test func copiesWithoutAValidProxyKeyOrForAnotherOrgsAppAreRefused() throws {
         let setup = try setup()
         let body = ApplePostbackExamples.skan4High
