@@ -83,6 +83,9 @@ enum Handlers {
         case .proxyKeys: return try ProxyKeyHandler.list(request, context, environment)
         case .revokeProxyKey(let id): return try ProxyKeyHandler.revoke(request, context, environment, id: id)
         case .goLink(let ref): return try GoHandler.follow(request, context, environment, ref: ref)
+        case .ingestPostback(let kind, let endpoint, _):
+            return try PostbackCopyHandler.receive(request, context, environment, kind: kind, endpoint: endpoint)
+        case .appPostbacks(let appId): return try AppPostbacksHandler.list(request, context, environment, appId: appId)
         case .createReplayLink(let appId):
             return try ReplayHandler.createLink(request, context, environment, appId: appId)
         case .replay(let token): return try ReplayHandler.page(request, environment, token: token)

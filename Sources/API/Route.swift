@@ -143,6 +143,11 @@ public enum Route: Sendable, Equatable {
     case revokeProxyKey(proxyKeyId: String)
     /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
     case goLink(ref: String)
+    /// `POST /v1/m/postbacks/{kind}/{endpoint}` (with or without a trailing slash, served as is): a copy of an Apple
+    /// postback (`skan`, `aak`) through the organization's proxy (proxy key required; docs/postbacks.md).
+    case ingestPostback(kind: String, endpoint: String, trailingSlash: Bool)
+    /// `GET /s2s/v1/apps/{appId}/postbacks?from=&to=`: an app's signed postbacks per ad network and source identifier.
+    case appPostbacks(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -229,6 +234,13 @@ public enum Route: Sendable, Equatable {
         },
         Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
+        Endpoint(.post, "/v1/m/postbacks/{kind}/{endpoint}") {
+            .ingestPostback(kind: $0["kind"] ?? "", endpoint: $0["endpoint"] ?? "", trailingSlash: false)
+        },
+        Endpoint(.post, "/v1/m/postbacks/{kind}/{endpoint}/") {
+            .ingestPostback(kind: $0["kind"] ?? "", endpoint: $0["endpoint"] ?? "", trailingSlash: true)
+        },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/postbacks") { .appPostbacks(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -296,6 +308,10 @@ public enum Route: Sendable, Equatable {
         case .links, .goLink: return 0
         // A fallback URL of up to 2048 characters, each possibly escaped, and short members.
         case .createLink: return 16384
+        // A postback is about 1 KiB; its members' longest schema-valid values (text up to 255 characters, each
+        // possibly a 12-byte escaped pair) fit 16 KiB.
+        case .ingestPostback: return 16384
+        case .appPostbacks: return 0
         }
     }
 
@@ -324,6 +340,9 @@ public enum Route: Sendable, Equatable {
         case .createProxyKey, .proxyKeys, .revokeProxyKey: return .secretKey
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
+        // The proxy key is checked by the handler (403 `key`, the compact shape).
+        case .ingestPostback: return .open
+        case .appPostbacks: return .secretKey
         }
     }
 
@@ -339,6 +358,7 @@ public enum Route: Sendable, Equatable {
     var isIngest: Bool {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
+        case .ingestPostback: return true
         default: return false
         }
     }

@@ -139,6 +139,8 @@ import TestSupport
                                    "/v1/m/install", "/s2s/v1/apps/{appId}/installs",
                                    "/s2s/v1/links", "/v1/go/{ref}",
                                    "/s2s/v1/apps/{appId}/recordings/replay-links", "/replay/{token}",
+                                   "/v1/m/postbacks/{kind}/{endpoint}", "/v1/m/postbacks/{kind}/{endpoint}/",
+                                   "/s2s/v1/apps/{appId}/postbacks",
                                    "/replay/{token}/events", "/replay-player.js", "/replay-player.css",
                                    "/replay/{token}/assets/{sha}",
                                    "/s2s/v1/proxy-keys", "/s2s/v1/proxy-keys/{proxyKeyId}"])

@@ -50,6 +50,8 @@ import TestSupport
         "link_clicks": Grants(table: ["SELECT", "INSERT"]),
         // A proxy key is revoked by its projection (0038).
         "proxy_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),
+        // Apple's postback copies (0037): a signed copy replaces a stored failed one (every column); nothing deleted.
+        "app_postbacks": Grants(table: ["SELECT", "INSERT", "UPDATE"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

@@ -162,6 +162,12 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid()::text, 0, now(), now(), 1, decode('7b7d', 'hex'),
                     now())
             """),
+        Table(name: "app_postbacks", insert: """
+            INSERT INTO app_postbacks (org_id, project_id, app_id, kind, transaction_id, signature, ad_network_id,
+                                       source_identifier, app_store_id, did_win, received_at)
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), 'skan', gen_random_uuid()::text, 'failed',
+                    'net.example', '42', 1, true, now())
+            """),
         Table(name: "recording_assets", insert: """
             INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at)
             VALUES ($1::uuid, gen_random_uuid(), repeat('c', 64), 'image/png', decode('00', 'hex'), now())

@@ -88,7 +88,7 @@ enum AppOperations {
         responses: [
             .json(201, "the app, with its store token and store URLs", appWithToken,
                   links: appLinks() + StoreOperations.links + SurfaceOperations.links + IngestOperations.links
-                      + RecordingOperations.links),
+                      + RecordingOperations.links + PostbackOperations.links),
             .error(400, "a field is refused; the message names it", codes: settingCodes + [.platformFormat]),
         ])
 
@@ -111,7 +111,7 @@ enum AppOperations {
         parameters: [.path("appId", ContractFields.appId)],
         responses: [
             .json(200, "the app", app, links: Array(appLinks().dropFirst()) + IngestOperations.links
-                      + RecordingOperations.links),
+                      + RecordingOperations.links + PostbackOperations.links),
             .error(400, "VALIDATION_APP_ID_FORMAT", codes: appIdCodes),
             notFound,
         ])

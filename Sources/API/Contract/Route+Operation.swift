@@ -71,6 +71,8 @@ extension Route {
         case .replayAsset: return ReplayOperations.screenshot
         case .replayPlayerScript: return ReplayOperations.script
         case .replayPlayerStyle: return ReplayOperations.style
+        case .ingestPostback(_, _, let trailingSlash): return PostbackOperations.copy(trailingSlash: trailingSlash)
+        case .appPostbacks: return PostbackOperations.list
         }
     }
 }

@@ -105,6 +105,8 @@ enum RequestTargetFuzz {
         case .ingestConfig(let publishableKey): [("pk", publishableKey)]
         case .appLeads(let appId): [("appId", appId)]
         case .goLink(let ref): [("ref", ref)]
+        case .ingestPostback(let kind, let endpoint, _): [("kind", kind), ("endpoint", endpoint)]
+        case .appPostbacks(let appId): [("appId", appId)]
         default: []
         }
     }
