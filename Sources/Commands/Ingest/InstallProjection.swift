@@ -17,16 +17,17 @@ public struct InstallProjection: InlineProjection {
         try connection.query("""
             INSERT INTO \(tables["app_installs"]) (app_id, install_hash, org_id, project_id, tier, installed_at, day,
                 sdk, sdk_version, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, x3c,
-                apple_ads_token, link, recorded_at)
+                apple_ads_token, link, recorded_at, meta_referrer)
             VALUES ($1::uuid, $2, $3::uuid, $4::uuid, $5, $6::timestamptz,
                 ($6::timestamptz AT TIME ZONE 'UTC')::date, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18::timestamptz)
+                $18::timestamptz, $19)
             ON CONFLICT (app_id, install_hash) DO NOTHING
             """, [.text(install.appId), .text(install.installHash), .text(event.orgId.uuidString.lowercased()),
                   .text(install.projectId), .text(install.tier.rawValue), .text(install.installedAt),
                   .optional(install.sdk), .optional(install.sdkVersion), .optional(sources.utmSource),
                   .optional(sources.utmMedium), .optional(sources.utmCampaign), .optional(sources.utmTerm),
                   .optional(sources.utmContent), .optional(sources.gclid), .optional(sources.x3c),
-                  .optional(sources.appleAdsToken), .optional(sources.link), .text(event.recordedAt)])
+                  .optional(sources.appleAdsToken), .optional(sources.link), .text(event.recordedAt),
+                  .optional(sources.metaReferrer)])
     }
 }

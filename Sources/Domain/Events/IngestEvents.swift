@@ -55,6 +55,9 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         public var appleAdsToken: String?
         /// The deep link of the first open, as sent.
         public var link: String?
+        /// The campaign of a Meta Install Referrer (`utmContent`), decrypted with the app's key: Meta's JSON,
+        /// compact with sorted keys.
+        public var metaReferrer: String?
 
         public init(utmSource: String? = nil, utmMedium: String? = nil, utmCampaign: String? = nil,
                     utmTerm: String? = nil, utmContent: String? = nil, gclid: String? = nil, x3c: String? = nil,
