@@ -11,6 +11,9 @@ public struct InstallProjection: InlineProjection {
     public var tables: [String] { ["app_installs"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
+        if event.eventType == AppInstallTierResolved.eventType {
+            return try AppleAdsTierProjection.apply(event, on: connection, table: tables["app_installs"])
+        }
         guard event.eventType == AppInstallRecorded.eventType else { return }
         let install = try event.decode(AppInstallRecorded.self)
         let sources = install.sources
