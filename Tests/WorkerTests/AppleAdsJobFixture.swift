@@ -74,6 +74,15 @@ final class AppleAdsJobFixture: @unchecked Sendable {
         return handled
     }
 
+    /// `handoff work --only <roles>` against this database, Redis and AdServices stand-in.
+    func worker(_ roles: String) throws -> ChildProcess {
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "DATABASE_URL": jobs.database.appURL, "REDIS_URL": jobs.redis.url, "LOG_LEVEL": "warning",
+            "WORK_THREADS": "1", "JOB_VISIBILITY_TIMEOUT_SECONDS": "5", "APPLE_ADS_API_BASE_URL": peer.base + "/",
+        ]) { $1 }
+        return try ChildProcess([try HandoffBinary.path(), "work", "--only", roles], environment: environment)
+    }
+
     /// The install's row: `tier`, `apple_ads_token`, `apple_ads_attribution`.
     func row(_ hash: String) throws -> Row {
         try #require(try jobs.ownerConnection().query("""
