@@ -34,14 +34,21 @@ enum AppBody {
     }
 
     /// `PATCH /s2s/v1/apps/{appId}`: any of the fields but `platform` (an app keeps its platform); an absent field
-    /// is kept, null clears an optional one (`bundleId` cannot be cleared).
+    /// is kept, null clears an optional one (`bundleId` cannot be cleared). `ingest` changes the AppConfig settings
+    /// it names (`IngestSettingsBody`).
     struct Patch: Decodable {
         var change = AppChange(fields: .json)
+        var ingest: IngestSettingsBody?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: JSONField.self)
-            try JSONBody.refuseUnknownFields(in: container, allowed: AppBody.known.subtracting(["platform"]),
+            try JSONBody.refuseUnknownFields(in: container,
+                                             allowed: AppBody.known.subtracting(["platform"]).union(["ingest"]),
                                              what: "a field of an app that may change")
+            if container.contains(JSONField("ingest")) {
+                ingest = try IngestSettingsBody(from: try container.nestedContainer(keyedBy: JSONField.self,
+                                                                                    forKey: JSONField("ingest")))
+            }
             func isNull(_ name: String) throws -> Bool? {
                 guard container.contains(JSONField(name)) else { return nil }
                 return try container.decodeNil(forKey: JSONField(name))

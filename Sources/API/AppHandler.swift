@@ -37,14 +37,22 @@ enum AppHandler {
         return try JSONResponse.encode(app)
     }
 
-    /// `PATCH /s2s/v1/apps/{appId}`: the app as it now is.
+    /// `PATCH /s2s/v1/apps/{appId}`: the app as it now is. The app's fields change first (their refusals come from
+    /// the app's state), then the `ingest` settings (checked before either), each in its own transaction.
     static func update(_ request: Request, _ context: RequestContext, _ environment: Environment, appId text: String)
         throws -> Response
     {
         let scope = try scope(text, context)
-        let change = try JSONBody.decode(AppBody.Patch.self, from: request).change
-        let app = try environment.apps().updateApp.run(scope, change: change,
-                                                       metadata: metadata(try context.tenant(), context))
+        let patch = try JSONBody.decode(AppBody.Patch.self, from: request)
+        let metadata = metadata(try context.tenant(), context)
+        var app = try environment.apps().updateApp.run(scope, change: patch.change, metadata: metadata)
+        if let ingest = patch.ingest {
+            _ = try environment.model.ingest.changeSettings.run(
+                scope, changes: ingest.changes, field: IngestSettingsBody.field, metadata: metadata)
+            guard let read = try environment.apps().lookup.app(scope.app, org: try context.tenant().orgId,
+                                                               project: scope.project) else { throw notFound }
+            app = read
+        }
         return try JSONResponse.encode(app)
     }
 

@@ -293,7 +293,10 @@ public enum Route: Sendable, Equatable {
         // Three URLs of up to 2048 characters (paywall, tracker, landing), each character possibly escaped.
         case .updateProject: return 16384
         // A service-account key (a PEM of up to 8 KiB, each line break escaped) and the other secrets.
-        case .createApp, .updateApp: return 32768
+        case .createApp: return 32768
+        // The same, and `ingest`: six lists of up to 100 names of 128 characters, each character possibly escaped
+        // as a surrogate pair (`IngestSettingsChange`).
+        case .updateApp: return 1_048_576
         // Any body is ignored.
         case .rotateStoreToken: return 1024
         case .storeNotification(let store, _): return StoreIntakeLimits.bodyLimit(store)

@@ -14,12 +14,16 @@ extension AdminCommand {
                    [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
                    [--flush-interval-ms N] [--flush-events N] [--recording on|off] [--recording-screenshots on|off]
                    [--recording-health on|off] [--recording-exclude-screens GLOB,…] [--recording-sample-rate 0…1]
-                   [--signup-is-lead on|off]
+                   [--signup-is-lead on|off] [--recording-mask-text on|off] [--recording-mask-images on|off]
+                   [--recording-wifi-only on|off] [--recording-unmask-anchors A,B] [--recording-mask-anchors A,B]
+                   [--recording-max-fps 1…30] [--skan on|off] [--attestation on|off] [--link-hosts H,…]
+                   [--link-path-prefix /P]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID
         app settings: [--app-apple-id N] [--forward-url URL] [--revenuecat-secret S] [--google-push-audience A]
                       [--google-push-service-account EMAIL] [--google-service-account-key FILE]
+                      [--meta-install-referrer-key HEX64]
                       (on update, an empty value clears one)
         """
 

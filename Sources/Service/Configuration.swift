@@ -98,6 +98,8 @@ public struct Configuration: Sendable {
     public var googleOIDCJWKS: GoogleOIDCKeys.Source?
     /// `GOOGLE_PLAY_API_BASE_URL`: the Play Developer API (tests point it at a stand-in); no trailing `/`.
     public var googlePlayAPIBaseURL: String
+    /// `APPLE_ADS_API_BASE_URL`: Apple's AdServices attribution API (tests point it at a stand-in); no trailing `/`.
+    public var appleAdsAPIBaseURL: String
     /// `SMTP_CA_FILE`: a PEM file of CAs the SMTP client trusts in addition to the system's (tests); nil when unset.
     public var smtpCAFile: String?
     /// `FORWARD_ALLOWED_NETWORKS`: networks forwards may reach although not public (empty: public addresses only).
@@ -178,6 +180,8 @@ public struct Configuration: Sendable {
         ("JOB_VISIBILITY_TIMEOUT_SECONDS", "60", "seconds before a crashed worker's job is taken over (1–3600)"),
         ("GOOGLE_OIDC_JWKS", "(none)", "Google's OIDC keys for Play pushes: JWKS file path (re-read on change) or JSON"),
         ("GOOGLE_PLAY_API_BASE_URL", "https://androidpublisher.googleapis.com", "Play Developer API base URL"),
+        ("APPLE_ADS_API_BASE_URL", "https://api-adservices.apple.com/api/v1",
+         "Apple's AdServices attribution API: the apple-ads role posts install tokens to it"),
         ("SMTP_CA_FILE", "(none)", "PEM file of extra CAs the SMTP client trusts (tests with their own CA)"),
         ("FORWARD_ALLOWED_NETWORKS", "(none)", "comma-separated CIDRs forwards may reach although not public"),
         ("FORWARD_CA_FILE", "(none)", "PEM file of extra CAs forwards trust (tests with their own CA)"),
@@ -252,6 +256,8 @@ public struct Configuration: Sendable {
         googleOIDCJWKS = try reader.googleOIDCKeys("GOOGLE_OIDC_JWKS")
         googlePlayAPIBaseURL = try reader.publicBaseURL(
             "GOOGLE_PLAY_API_BASE_URL", default: "https://androidpublisher.googleapis.com")
+        appleAdsAPIBaseURL = try reader.publicBaseURL("APPLE_ADS_API_BASE_URL",
+                                                      default: "https://api-adservices.apple.com/api/v1")
         smtpCAFile = try reader.readableFile("SMTP_CA_FILE")
         forwardAllowedNetworks = try reader.networks("FORWARD_ALLOWED_NETWORKS")
         forwardCAFile = try reader.readableFile("FORWARD_CA_FILE")

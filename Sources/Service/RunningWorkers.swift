@@ -14,14 +14,16 @@ import Workers
 /// Roles (docs/jobs.md): `dispatcher` (events → jobs), `relay` (due jobs → Redis), `sweeper` (jobs Redis lost →
 /// pending), `checkpoint` (signs chain heads, docs/audit.md), `ingest-retention` (app-ingest partitions,
 /// docs/app-ingest.md; go-link clicks and recordings, issue 21), and one per queue whose jobs it runs: `mail`
-/// (recovery mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play purchases
-/// read from the Play Developer API) and `probe` (the harmless test kind).
+/// (recovery mail), `forward` (store-notification forwards and signed heads to auditor URLs), `store` (Google Play
+/// purchases read from the Play Developer API), `apple-ads` (Apple Ads tokens of `pending` installs resolved against
+/// `APPLE_ADS_API_BASE_URL`) and `probe` (the harmless test kind).
 public final class RunningWorkers: Sendable {
     /// The roles that are loops of their own rather than consumers of a queue.
     public static let loops = ["dispatcher", "relay", "sweeper", "checkpoint", "ingest-retention"]
     /// Every role, in the order they start.
     public static let roles = loops + [RecoveryMailJob.queue, StoreForwardJob.queue, GooglePlayJob.queue,
                                        ProbeJob.queue]
+        + [AppleAdsJob.queue]
 
     private let dispatcher: JobDispatcher?
     private let tasks: [RepeatingTask]
@@ -72,6 +74,7 @@ public final class RunningWorkers: Sendable {
             GooglePlayJob.kind(settings: googlePlay),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
             AuditorForwardJob.kind(forwarder: forwarder),
+            AppleAdsJob.kind(baseURL: configuration.appleAdsAPIBaseURL),
         ])
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)
         let onError: @Sendable (String) -> @Sendable (any Error) -> Void = { role in

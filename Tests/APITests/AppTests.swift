@@ -17,6 +17,16 @@ import TestSupport
         "googleServiceAccountKey":\(AppFixture.keyFileJSON)}
         """
 
+    /// A new app's `ingest` member: the AppConfig defaults and `rev`.
+    static func defaultIngest(rev: Int) -> String {
+        #"{"attestation":false,"enabled":true,"events":{"blocked":[]},"flush":{"events":50,"intervalMs":15000},"#
+            + #""identify":{"enabled":true},"leads":{"enabled":false},"links":{"hosts":[],"pathPrefix":"/"},"#
+            + #""recording":{"enabled":false,"excludeScreens":[],"health":false,"maskAnchors":[],"maskImages":true,"#
+            + #""maskText":true,"maxFps":1,"sampleRate":0,"screenshots":false,"unmaskAnchors":[],"wifiOnly":true},"#
+            + #""rev":\#(rev),"screens":{"exclude":[]},"session":{"timeoutMs":1800000},"signupIsLead":false,"#
+            + #""skan":false}"#
+    }
+
     @Test func creatingAnAppAnswersItsStoreTokenAndURLsOnceAndSecretsOnlyAsSet() throws {
         let fixture = try AppFixture.migrated()
         let tenant = try fixture.tenants.tenant()
@@ -28,11 +38,13 @@ import TestSupport
         #expect(PublishableKey.parse(publishableKey) != nil)
         let destinations = try #require(created["destinations"] as? [[String: Any]])
         let forwardId = try #require(destinations.first?["destinationId"] as? String)
+        let rev = try #require((created["ingest"] as? [String: Any])?["rev"] as? Int)
         let set = #"{"set":true}"#
         let app = #"{"appAppleId":1234567890,"appId":"\#(appId)","bundleId":"com.example.Reader","# +
             #""destinations":[{"destinationId":"\#(forwardId)","isDefault":true,"scheme":"x3","secret":null,"# +
             #""url":"https://api.example.com/store"}],"forwardUrl":"https://api.example.com/store","# +
             #""googlePushAudience":\#(set),"googlePushServiceAccount":\#(set),"googleServiceAccountKey":\#(set),"# +
+            #""ingest":\#(Self.defaultIngest(rev: rev)),"metaInstallReferrerKey":null,"# +
             #""platform":"ios","projectId":"\#(tenant.project)","publishableKey":"\#(publishableKey)","# +
             #""revenuecatSecret":\#(set)"#
         let base = "https://handoff.example.com/v1/m/store/"

@@ -44,7 +44,8 @@ import TestSupport
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
-        "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token"]),
+        "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token",
+                                                                        "apple_ads_attribution"]),
         // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
         "go_links": Grants(table: ["SELECT", "INSERT"]),
         "link_clicks": Grants(table: ["SELECT", "INSERT"]),
@@ -58,7 +59,8 @@ import TestSupport
         "audit_keys": Grants(table: ["SELECT", "INSERT"]),
         "apps": Grants(table: ["SELECT", "INSERT"],
                        updatable: ["bundle_id", "app_apple_id", "revenuecat_secret", "google_push_audience",
-                                   "google_push_service_account", "google_service_account_key", "updated_at"]),
+                                   "google_push_service_account", "google_service_account_key", "updated_at",
+                                   "meta_install_referrer_key"]),
         "buyer_emails": Grants(table: ["SELECT", "INSERT"], updatable: ["verified"]),
         "buyers": Grants(table: ["SELECT", "INSERT"]),
         "chain_heads": Grants(table: ["SELECT", "INSERT"]),

@@ -21,6 +21,7 @@ enum AppOperations {
         .required("forwardUrl", JSONSchema.string().nullable()
             .described("the default x3 destination's URL")),
         .required("destinations", .array(destination)),
+        .required("ingest", IngestSettingsSchemas.answer.nullable()),
     ] + AppSecretKind.allCases.map { .required($0.rawValue, setMarker) }
 
     static let app = JSONSchema.object(appProperties)
@@ -100,6 +101,7 @@ enum AppOperations {
         .optional("googlePushAudience", ContractFields.googlePushAudience.nullable()),
         .optional("googlePushServiceAccount", ContractFields.googlePushServiceAccount.nullable()),
         .optional("googleServiceAccountKey", ContractFields.serviceAccountKey.nullable()),
+        .optional("metaInstallReferrerKey", ContractFields.metaInstallReferrerKey.nullable()),
     ]
 
     static let list = OpenAPIOperation(
@@ -121,10 +123,11 @@ enum AppOperations {
         description: "An absent field is kept; null clears an optional one. The platform never changes; bundleId "
             + "must follow the app's platform's rule (409 APP_PLATFORM_CONFLICT for one of the other platform's). "
             + "A new forwardUrl "
-            + "replaces the default x3 destination; null removes it.",
+            + "replaces the default x3 destination; null removes it. ingest changes the AppConfig settings it names "
+            + "(the same rules as handoff admin app ingest-settings); the revision rev grows with every change.",
         tag: "server-to-server", parameters: [.path("appId", ContractFields.appId)],
         body: .object([.optional("bundleId", .anyOf([ContractFields.iosBundleId, ContractFields.androidPackage]))]
-            + optionalSettings),
+            + optionalSettings + [.optional("ingest", IngestSettingsSchemas.change)]),
         responses: [
             .json(200, "the app as it now is", app, links: [appLinks()[0]]),
             .error(400, "a field is refused; the message names it", codes: settingCodes + appIdCodes),

@@ -22,6 +22,9 @@ extension ContractFields {
                                                       lengths: 1...SecretText.maxLength)
         .example("https://handoff.example.com/v1/m/store/google")
         .described("the aud of the Pub/Sub push token (default: the store URL); write-only")
+    static let metaInstallReferrerKey = JSONSchema.string(pattern: "^[0-9A-Fa-f]{64}$", lengths: 64...64)
+        .example("0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0")
+        .described("Meta's Install Referrer Decryption Key (64 hex digits); write-only")
     static let googlePushServiceAccount = email.described("the service account Pub/Sub signs pushes as; write-only")
     static let destinationScheme = JSONSchema.enumeration(DestinationScheme.allCases.map(\.rawValue))
     static let destinationSecret = JSONSchema.string(pattern: SecretText.token.pattern,

@@ -41,8 +41,9 @@ enum IngestInstallHandler {
         let clickLink = try x3c.flatMap {
             try environment.model.links.clicks.link(ofClick: $0, org: app.orgId, project: app.projectId)
         }
-        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
+        var install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
                                clickLink: clickLink)
+        install.sources.metaReferrer = try metaCampaign(install.sources.utmContent, app: app, environment)
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
         let outcome = try environment.model.ingest.recordInstall.run(install, orgId: app.orgId, metadata: metadata)
@@ -76,6 +77,17 @@ enum IngestInstallHandler {
             appId: app.appId, projectId: app.projectId, installHash: install, tier: tier,
             installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
             sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
+    }
+
+    /// The campaign a Meta Install Referrer in `utmContent` names, decrypted with the app's key; nil without either
+    /// (the key is read only for Meta's shape; a server without the master key decrypts nothing).
+    static func metaCampaign(_ utmContent: String?, app: IngestLookup.IngestApp, _ environment: Environment) throws
+        -> String?
+    {
+        guard let utmContent, MetaInstallReferrer.isMeta(utmContent), let apps = try? environment.apps(),
+              let key = try apps.lookup.metaInstallReferrerKey(app: app.appId, org: app.orgId)
+        else { return nil }
+        return MetaInstallReferrer.campaign(utmContent: utmContent, keyHex: key)
     }
 
     private struct Answer: Encodable {

@@ -9,7 +9,7 @@ import Foundation
 /// followed by its 16-byte tag, no associated data; the plaintext is JSON naming the campaign (`ad_id`,
 /// `campaign_id`, `campaign_group_name`, `is_instagram`, `publisher_platform`, …).
 ///
-/// Not wired into `POST /v1/m/install` yet: the app's decryption key as a sealed, write-only app setting is missing.
+/// `POST /v1/m/install` decrypts it with the app's sealed, write-only secret `metaInstallReferrerKey`.
 enum MetaInstallReferrer {
     /// What a `utm_content` holds.
     enum Outcome: Equatable {
@@ -19,6 +19,21 @@ enum MetaInstallReferrer {
         case undecryptable
         /// The decrypted campaign JSON, as Meta wrote it.
         case decrypted(String)
+    }
+
+    /// Whether `utmContent` has Meta's shape (before any key is read).
+    static func isMeta(_ utmContent: String) -> Bool {
+        decrypt(utmContent: utmContent, keyHex: "") != .notMeta
+    }
+
+    /// The campaign of `utmContent` decrypted with `keyHex`, as compact JSON with sorted keys; nil when it is not
+    /// Meta's shape, does not decrypt or is not a JSON object.
+    static func campaign(utmContent: String, keyHex: String) -> String? {
+        guard case .decrypted(let text) = decrypt(utmContent: utmContent, keyHex: keyHex),
+              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else { return nil }
+        return String(decoding: compact, as: UTF8.self)
     }
 
     /// Reads `utmContent` and decrypts it with `keyHex`.

@@ -51,10 +51,12 @@ public struct CreateApp: Sendable {
                                                                url: url.text, secret: nil, isDefault: true)))
                 destinations.append(AppState.Destination(id: forward, scheme: .x3, url: url.text, isDefault: true))
             }
-            try transaction.append(org: orgId.uuid, stream: AppStreams.app(app), expectedVersion: .noStream,
-                                   events: events, metadata: metadata)
+            let recorded = try transaction.append(org: orgId.uuid, stream: AppStreams.app(app),
+                                                  expectedVersion: .noStream, events: events, metadata: metadata)
+            // The AppConfig revision is the key issue's org_seq (the second event; a destination does not count).
             let state = AppState(facts: facts, storeTokenHash: token.hash, destinations: destinations,
-                                 publishableKey: publishableKey.text)
+                                 publishableKey: publishableKey.text,
+                                 ingest: AppIngestState(rev: Int(recorded[1].orgSeq), settings: .defaults))
             return Created(app: AppLookup.App(state: state, orgId: orgId), storeToken: token.token)
         }
     }

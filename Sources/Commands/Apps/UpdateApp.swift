@@ -54,8 +54,10 @@ public struct UpdateApp: Sendable {
                 state.destinations.append(added)
             }
             if !events.isEmpty {
-                try transaction.append(org: org.uuid, stream: AppStreams.app(scope.app), expectedVersion: .any,
-                                       events: events, metadata: metadata)
+                let recorded = try transaction.append(org: org.uuid, stream: AppStreams.app(scope.app),
+                                                      expectedVersion: .any, events: events, metadata: metadata)
+                // `AppUpdated` (the first event) raises the AppConfig revision; a destination does not.
+                if decision.settingsChanged, let first = recorded.first { state.ingest?.rev = Int(first.orgSeq) }
             }
             state.facts = decision.facts
             return AppLookup.App(state: state, orgId: org)

@@ -11,16 +11,19 @@ public struct InstallProjection: InlineProjection {
     public var tables: [String] { ["app_installs"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
+        if event.eventType == AppInstallTierResolved.eventType {
+            return try AppleAdsTierProjection.apply(event, on: connection, table: tables["app_installs"])
+        }
         guard event.eventType == AppInstallRecorded.eventType else { return }
         let install = try event.decode(AppInstallRecorded.self)
         let sources = install.sources
         try connection.query("""
             INSERT INTO \(tables["app_installs"]) (app_id, install_hash, org_id, project_id, tier, installed_at, day,
                 sdk, sdk_version, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, x3c,
-                apple_ads_token, link, recorded_at, go_link_id)
+                apple_ads_token, link, recorded_at, go_link_id, meta_referrer)
             VALUES ($1::uuid, $2, $3::uuid, $4::uuid, $5, $6::timestamptz,
                 ($6::timestamptz AT TIME ZONE 'UTC')::date, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18::timestamptz, $19::uuid)
+                $18::timestamptz, $19::uuid, $20)
             ON CONFLICT (app_id, install_hash) DO NOTHING
             """, [.text(install.appId), .text(install.installHash), .text(event.orgId.uuidString.lowercased()),
                   .text(install.projectId), .text(install.tier.rawValue), .text(install.installedAt),
@@ -28,6 +31,6 @@ public struct InstallProjection: InlineProjection {
                   .optional(sources.utmMedium), .optional(sources.utmCampaign), .optional(sources.utmTerm),
                   .optional(sources.utmContent), .optional(sources.gclid), .optional(sources.x3c),
                   .optional(sources.appleAdsToken), .optional(sources.link), .text(event.recordedAt),
-                  .optional(sources.goLinkId)])
+                  .optional(sources.goLinkId), .optional(sources.metaReferrer)])
     }
 }

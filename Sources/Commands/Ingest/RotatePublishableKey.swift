@@ -22,11 +22,12 @@ public struct RotatePublishableKey: Sendable {
             guard var state = loaded?.state, let org = loaded?.org,
                   case .success(let project) = ProjectID.parse(state.facts.projectId)
             else { throw Refusal.notFound("no app has this id", field: "appId") }
-            try transaction.append(
+            let recorded = try transaction.append(
                 org: org.uuid, stream: AppStreams.app(scope.app), expectedVersion: .any,
                 events: [try NewEvent(AppPublishableKeyIssued(appId: scope.app, projectId: project, key: key))],
                 metadata: metadata)
             state.publishableKey = key.text
+            if let last = recorded.last { state.ingest?.rev = Int(last.orgSeq) }
             return AppLookup.App(state: state, orgId: org)
         }
     }

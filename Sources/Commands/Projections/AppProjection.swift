@@ -24,9 +24,9 @@ public struct AppProjection: InlineProjection {
             try connection.query("""
                 INSERT INTO \(tables["apps"]) (app_id, org_id, project_id, platform, bundle_id, app_apple_id,
                     revenuecat_secret, google_push_audience, google_push_service_account, google_service_account_key,
-                    created_at, updated_at)
-                VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6::bigint, $7, $8, $9, $10, $11::timestamptz,
-                    $11::timestamptz)
+                    meta_install_referrer_key, created_at, updated_at)
+                VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6::bigint, $7, $8, $9, $10, $11, $12::timestamptz,
+                    $12::timestamptz)
                 """, [.text(created.facts.appId), org, .text(created.facts.projectId), .text(created.facts.platform),
                       .text(created.facts.bundleId)] + Self.values(created.facts) + [at])
             try insertToken(hash: created.storeTokenHash, sealed: created.storeToken, app: created.facts.appId,
@@ -36,7 +36,7 @@ public struct AppProjection: InlineProjection {
             try connection.query("""
                 UPDATE \(tables["apps"]) SET bundle_id = $3, app_apple_id = $4::bigint, revenuecat_secret = $5,
                     google_push_audience = $6, google_push_service_account = $7, google_service_account_key = $8,
-                    updated_at = $9::timestamptz
+                    meta_install_referrer_key = $9, updated_at = $10::timestamptz
                 WHERE app_id = $1::uuid AND org_id = $2::uuid
                 """, [.text(facts.appId), org, .text(facts.bundleId)] + Self.values(facts) + [at])
         case AppStoreTokenRotated.eventType:
@@ -80,10 +80,11 @@ public struct AppProjection: InlineProjection {
             """, [.text(hash), org, .text(app), .text(sealed.text), at])
     }
 
-    /// `app_apple_id` and the four secrets, in the column order of the statements.
+    /// `app_apple_id` and the secrets, in the column order of the statements.
     private static func values(_ facts: AppFacts) -> [PostgresValue] {
         [.optional(facts.appAppleId.map(String.init))]
-            + [AppSecretKind.revenuecatSecret, .googlePushAudience, .googlePushServiceAccount, .googleServiceAccountKey]
+            + [AppSecretKind.revenuecatSecret, .googlePushAudience, .googlePushServiceAccount, .googleServiceAccountKey,
+               .metaInstallReferrerKey]
             .map { .optional(facts.secrets[$0]?.text) }
     }
 }

@@ -45,8 +45,7 @@ extension AppLookup {
         }
 
         /// `{"appId","projectId","platform","bundleId","appAppleId","publishableKey","forwardUrl", each secret,
-        /// "destinations"}`, every
-        /// key written (unset ones as null).
+        /// "ingest","destinations"}`, every key written (unset ones as null).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             let facts = state.facts
@@ -60,6 +59,7 @@ extension AppLookup {
             for kind in AppSecretKind.allCases {
                 try container.encode(facts.secrets[kind] == nil ? nil : SetMarker(), forKey: Key(kind.rawValue))
             }
+            try container.encode(state.ingest, forKey: Key("ingest"))
             try container.encode(state.destinations.map {
                 Destination(destinationId: $0.id.description, scheme: $0.scheme.rawValue, url: $0.url,
                             isDefault: $0.isDefault, secret: $0.hasSecret ? SetMarker() : nil)

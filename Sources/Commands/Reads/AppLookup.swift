@@ -69,10 +69,12 @@ public struct AppLookup: Sendable {
         let rows = try connection.query("""
             SELECT a.app_id::text AS app_id, a.org_id::text AS org_id, a.project_id::text AS project_id, a.platform,
                 a.bundle_id, a.app_apple_id::text AS app_apple_id, a.revenuecat_secret, a.google_push_audience,
-                a.google_push_service_account, a.google_service_account_key,
+                a.google_push_service_account, a.google_service_account_key, a.meta_install_referrer_key,
                 (SELECT t.token_hash FROM app_store_tokens t WHERE t.app_id = a.app_id AND t.retired_at IS NULL)
                     AS token_hash,
-                (SELECT k.publishable_key FROM app_ingest_configs k WHERE k.app_id = a.app_id) AS publishable_key
+                (SELECT k.publishable_key FROM app_ingest_configs k WHERE k.app_id = a.app_id) AS publishable_key,
+                (SELECT k.rev::text FROM app_ingest_configs k WHERE k.app_id = a.app_id) AS ingest_rev,
+                (SELECT k.settings::text FROM app_ingest_configs k WHERE k.app_id = a.app_id) AS ingest_settings
             FROM apps a WHERE \(condition) ORDER BY a.created_at, a.app_id
             \(forUpdate ? "FOR UPDATE OF a" : "")
             """, parameters).rows
@@ -113,9 +115,17 @@ public struct AppLookup: Sendable {
             let facts = AppFacts(appId: app, projectId: projectId, platform: platform,
                                  bundleId: try row.string("bundle_id"), appAppleId: appAppleId, secrets: secrets)
             return (AppState(facts: facts, storeTokenHash: try row.string("token_hash"),
-                             destinations: destinations[appText] ?? [], publishableKey: row["publishable_key"]),
+                             destinations: destinations[appText] ?? [], publishableKey: row["publishable_key"],
+                             ingest: try ingest(rev: row["ingest_rev"], settings: row["ingest_settings"])),
                     orgId)
         }
+    }
+
+    /// The ingest state of a row of `app_ingest_configs`, nil without one.
+    private static func ingest(rev: String?, settings: String?) throws -> AppIngestState? {
+        guard let rev, let settings else { return nil }
+        guard let number = Int(rev) else { throw InconsistentState("a stored ingest rev does not read back") }
+        return AppIngestState(rev: number, settings: try IngestLookup.settings(settings))
     }
 
     /// Each secret's column in `apps`.
@@ -123,5 +133,6 @@ public struct AppLookup: Sendable {
         (.revenuecatSecret, "revenuecat_secret"), (.googlePushAudience, "google_push_audience"),
         (.googlePushServiceAccount, "google_push_service_account"),
         (.googleServiceAccountKey, "google_service_account_key"),
+        (.metaInstallReferrerKey, "meta_install_referrer_key"),
     ]
 }

@@ -11,6 +11,9 @@ public enum AppSecretKind: String, Hashable, Sendable, CaseIterable {
     case googlePushServiceAccount
     /// The Google Cloud service-account key (its JSON key file) for the Play Developer API.
     case googleServiceAccountKey
+    /// Meta's "Install Referrer Decryption Key" (64 hex digits, kept lowercase): decrypts the Meta Install Referrer in
+    /// a Play referrer's `utm_content` (`POST /v1/m/install`).
+    case metaInstallReferrerKey
 
     /// The personal-data field the secret is sealed under.
     public var personalDataField: PersonalDataField { PersonalDataField(rawValue: rawValue) }
@@ -22,12 +25,13 @@ public enum AppSecretKind: String, Hashable, Sendable, CaseIterable {
         case .googlePushAudience: "--google-push-audience"
         case .googlePushServiceAccount: "--google-push-service-account"
         case .googleServiceAccountKey: "--google-service-account-key"
+        case .metaInstallReferrerKey: "--meta-install-referrer-key"
         }
     }
 
     /// Checks a plain secret and returns the text to seal: refuses with `VALIDATION_SECRET_FORMAT` (or, for the
     /// service account, `VALIDATION_EMAIL_FORMAT`; for the key, `VALIDATION_SERVICE_ACCOUNT_KEY_FORMAT`) naming
-    /// `field`. The key is given as its JSON text and sealed as `GoogleServiceAccountKey.jsonText`.
+    /// `field`. The Meta key is kept lowercase. The key is given as its JSON text and sealed as `GoogleServiceAccountKey.jsonText`.
     public func parse(_ text: String, field: String) -> Result<String, FieldRefusal> {
         switch self {
         case .revenuecatSecret: return SecretText.header.parse(text, field: field)
@@ -35,6 +39,12 @@ public enum AppSecretKind: String, Hashable, Sendable, CaseIterable {
         case .googlePushServiceAccount: return EmailAddress.parse(text, field: field).map(\.text)
         case .googleServiceAccountKey:
             return GoogleServiceAccountKey.parse(jsonText: text, field: field).map(\.jsonText)
+        case .metaInstallReferrerKey:
+            let hex = { (byte: UInt8) in ASCII.isDigit(byte) || (0x61...0x66).contains(byte | 0x20) }
+            guard text.utf8.count == 64, text.utf8.allSatisfy(hex) else {
+                return .failure(FieldRefusal(field: field, code: .secretFormat, rule: "be 64 hexadecimal digits"))
+            }
+            return .success(text.lowercased())
         }
     }
 }

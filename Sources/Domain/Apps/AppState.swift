@@ -28,12 +28,16 @@ public struct AppState: Sendable, Equatable {
     /// The live publishable key (`pk_3x_…`, public by design); nil for an app created before keys existed and never
     /// given one since.
     public var publishableKey: String?
+    /// The ingest settings and their revision; nil when not read.
+    public var ingest: AppIngestState?
 
-    public init(facts: AppFacts, storeTokenHash: String, destinations: [Destination], publishableKey: String? = nil) {
+    public init(facts: AppFacts, storeTokenHash: String, destinations: [Destination], publishableKey: String? = nil,
+                ingest: AppIngestState? = nil) {
         self.facts = facts
         self.storeTokenHash = storeTokenHash
         self.destinations = destinations
         self.publishableKey = publishableKey
+        self.ingest = ingest
     }
 
     /// The app's platform (`ios` when the stored text is not one, which the table's CHECK rules out).

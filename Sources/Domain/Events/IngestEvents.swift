@@ -58,6 +58,9 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         /// The go link of the click `x3c` names, when that click is known in the install's project (issue 21);
         /// absent in installs recorded before.
         public var goLinkId: String?
+        /// The campaign of a Meta Install Referrer (`utmContent`), decrypted with the app's key: Meta's JSON,
+        /// compact with sorted keys.
+        public var metaReferrer: String?
 
         public init(utmSource: String? = nil, utmMedium: String? = nil, utmCampaign: String? = nil,
                     utmTerm: String? = nil, utmContent: String? = nil, gclid: String? = nil, x3c: String? = nil,

@@ -22,33 +22,12 @@ public struct AppConfig: Sendable, Equatable, Encodable {
     }
 
     private struct App: Encodable { var id: String, plat: String, bid: String }
-    private struct Flush: Encodable { var intervalMs: Int, events: Int }
-    private struct Session: Encodable { var timeoutMs: Int }
-    private struct Events: Encodable { var blocked: [String] }
-    private struct Screens: Encodable { var exclude: [String] }
-    private struct Switch: Encodable { var enabled: Bool }
-    private struct Links: Encodable { var hosts: [String], pathPrefix: String }
-
-    private enum CodingKeys: String, CodingKey {
-        case v, rev, app, enabled, flush, session, events, screens, identify, leads, recording, skan, links,
-             attestation
-    }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Self.version, forKey: .v)
-        try container.encode(rev, forKey: .rev)
-        try container.encode(App(id: appId.description, plat: platform.rawValue, bid: bundleId), forKey: .app)
-        try container.encode(settings.enabled, forKey: .enabled)
-        try container.encode(Flush(intervalMs: settings.flushIntervalMs, events: settings.flushEvents), forKey: .flush)
-        try container.encode(Session(timeoutMs: settings.sessionTimeoutMs), forKey: .session)
-        try container.encode(Events(blocked: settings.blockedEvents), forKey: .events)
-        try container.encode(Screens(exclude: settings.excludedScreens), forKey: .screens)
-        try container.encode(Switch(enabled: settings.identifyEnabled), forKey: .identify)
-        try container.encode(Switch(enabled: settings.leadsEnabled), forKey: .leads)
-        try container.encode(settings.recording, forKey: .recording)
-        try container.encode(settings.skan, forKey: .skan)
-        try container.encode(Links(hosts: settings.linkHosts, pathPrefix: settings.linkPathPrefix), forKey: .links)
-        try container.encode(settings.attestation, forKey: .attestation)
+        var container = encoder.container(keyedBy: IngestSettings.WireKey.self)
+        try container.encode(Self.version, forKey: .init("v"))
+        try container.encode(rev, forKey: .init("rev"))
+        try container.encode(App(id: appId.description, plat: platform.rawValue, bid: bundleId), forKey: .init("app"))
+        try settings.encodeWireMembers(into: &container)
     }
 }

@@ -1,0 +1,101 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPClient
+
+/// The `apple-ads` job kind (queue and worker role `apple-ads`, issue 20): resolves an install's Apple Ads
+/// (AdServices) token against Apple's attribution API and ends its `pending` tier.
+///
+/// One job per `AppInstallRecorded` of tier `pending` (dedupe key `apple-ads:<event id>`). Claim phase: read the
+/// install (`app_installs`) in the job's org — an install no longer pending ends the job. I/O, no transaction open:
+/// `POST <APPLE_ADS_API_BASE_URL>/` with the token as `text/plain`, 10 s at most. Outcome (`AppleAdsResolution`):
+/// `AppInstallTierResolved` on the install's stream — `apple_ads` when Apple attributed it, else the next tier by
+/// precedence (`link`, `organic`) — which `InstallProjection` folds into the row. A 404 (Apple has no record yet),
+/// 5xx, an unreadable answer or none climb the ladder (5 s, 5 s, 5 s, 1 min, 10 min, 1 h: the token lives 24 h);
+/// the last attempt resolves as not attributed (`unresolved`), so no install stays `pending`.
+public enum AppleAdsJob {
+    public static let name = "apple-ads"
+    /// Its own queue (and `handoff work --only` role): Apple's latency delays nothing else.
+    public static let queue = "apple-ads"
+    /// Apple's advice for a 404 (three retries 5 s apart), then longer waits within the token's 24 hours.
+    public static let retryDelays: [Double] = [5, 5, 5, 60, 600, 3600]
+    /// Apple's documented endpoint (`APPLE_ADS_API_BASE_URL`, without the trailing `/`).
+    public static let defaultBaseURL = "https://api-adservices.apple.com/api/v1"
+    static let effectTimeout: Double = 10
+
+    /// The kind posting to `baseURL` + `/` with `client`.
+    public static func kind(baseURL: String, client: HTTPClient = HTTPClient(maxResponseBytes: 64 << 10)) -> JobKind {
+        JobKind(name: name, queue: queue, retryDelays: retryDelays, jobs: jobs(for:)) { run in
+            try perform(run, url: baseURL + "/", client: client)
+        }
+    }
+
+    /// One job for an install recorded `pending`; none for anything else.
+    public static func jobs(for event: RecordedEvent) throws -> [NewJob] {
+        guard event.eventType == AppInstallRecorded.eventType else { return [] }
+        let install = try event.decode(AppInstallRecorded.self)
+        guard install.tier == .pending else { return [] }
+        let eventId = event.eventId.uuidString.lowercased()
+        return [NewJob(kind: name, orgId: event.orgId, payload: .object([
+            "appId": .string(install.appId), "installHash": .string(install.installHash),
+            "eventId": .string(eventId),
+        ]), dedupeKey: "apple-ads:\(eventId)")]
+    }
+
+    /// What Apple answered: a status and, for a 200, whether it attributed the install and its record.
+    struct Answer: Sendable {
+        var status: Int?
+        var attributed: Bool?
+        var record: String?
+    }
+
+    static func perform(_ run: JobRun, url: String, client: HTTPClient) throws -> JobPlan {
+        let payload = run.job.payload
+        guard let org = run.job.orgId, let appText = payload["appId"]?.stringValue,
+              case .success(let app) = AppID.parse(appText), let installHash = payload["installHash"]?.stringValue,
+              let eventId = payload["eventId"]?.stringValue
+        else { throw JobFailure("malformed apple-ads payload", permanent: true) }
+        guard let row = try run.transaction.connection.query("""
+            SELECT tier, apple_ads_token, link IS NOT NULL AS has_link FROM app_installs
+            WHERE app_id = $1::uuid AND install_hash = $2
+            """, [.text(app.description), .text(installHash)]).rows.first
+        else { return .done("skipped: the install is gone") }
+        guard try row.string("tier") == InstallTier.pending.rawValue, let token = row["apple_ads_token"] else {
+            return .done("skipped: the install is no longer pending")
+        }
+        let hasLink = try row.bool("has_link")
+        let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
+                                     correlationId: eventId, causationId: eventId)
+        let lastAttempt = run.job.attempt >= retryDelays.count
+        return .effect(JobEffect(timeout: effectTimeout, perform: { () -> Answer in
+            ask(url: url, token: token, client: client)
+        }, record: { answer, recording in
+            let decision = AppleAdsResolution.decide(
+                status: answer.status, attributed: answer.attributed, record: answer.record,
+                lastAttempt: lastAttempt, link: hasLink, identity: false)
+            guard case .resolve(let tier, let reason, let attribution) = decision else {
+                if case .retry(let why) = decision { return .failed(JobFailure("Apple Ads: \(why)")) }
+                return .failed(JobFailure("Apple Ads: no decision"))
+            }
+            try recording.transaction.append(
+                org: org, stream: IngestStreams.install(app: app, installHash: installHash), expectedVersion: .any,
+                events: [try NewEvent(AppInstallTierResolved(appId: app.description, installHash: installHash,
+                                                             tier: tier, reason: reason, attribution: attribution))],
+                metadata: metadata)
+            return .done("\(tier.rawValue) (\(reason))")
+        }))
+    }
+
+    /// Posts `token` and reads the answer; never throws (no answer is `status` nil).
+    static func ask(url: String, token: String, client: HTTPClient) -> Answer {
+        let request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "text/plain")],
+                                  body: Array(token.utf8), connectTimeout: 5, totalTimeout: effectTimeout)
+        guard let response = try? client.send(request) else { return Answer() }
+        guard response.status == 200 else { return Answer(status: response.status) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+              let attributed = object["attribution"] as? Bool,
+              let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else { return Answer(status: 200) }
+        return Answer(status: 200, attributed: attributed, record: String(decoding: compact, as: UTF8.self))
+    }
+}
