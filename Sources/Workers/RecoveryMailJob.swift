@@ -48,28 +48,45 @@ public enum RecoveryMailJob {
         }
     }
 
-    /// One job per `EmailRecoveryRequested` (dedupe key `recovery-mail:<event id>`), carrying the event's data.
+    /// One job per `EmailRecoveryRequested` (dedupe key `recovery-mail:<event id>`), carrying the event's data: its
+    /// lookup reference `emailRef` (a version 1 event's `emailHash` instead), resolved when the job runs.
     public static func jobs(for event: RecordedEvent) throws -> [NewJob] {
         guard event.eventType == EmailRecoveryRequested.eventType else { return [] }
         let request = try event.decode(EmailRecoveryRequested.self)
         let eventId = event.eventId.uuidString.lowercased()
-        return [NewJob(kind: name, orgId: event.orgId, payload: .object([
+        var payload: [String: EventJSON] = [
             "requestId": .string(request.requestId), "projectId": .string(request.projectId),
-            "email": .string(request.email.text), "emailHash": .string(request.emailHash),
-            "language": .string(request.language), "stream": .string(event.streamId), "eventId": .string(eventId),
-        ]), dedupeKey: "recovery-mail:\(eventId)")]
+            "email": .string(request.email.text), "language": .string(request.language),
+            "stream": .string(event.streamId), "eventId": .string(eventId),
+        ]
+        if let ref = request.emailRef { payload["emailRef"] = .string(ref) }
+        if let hash = request.emailHash { payload["emailHash"] = .string(hash) }
+        return [NewJob(kind: name, orgId: event.orgId, payload: .object(payload),
+                       dedupeKey: "recovery-mail:\(eventId)")]
     }
 
     static func perform(_ run: JobRun, settings: RecoveryMailSettings) throws -> JobPlan {
         let payload = run.job.payload
         guard let org = run.job.orgId, let requestId = payload["requestId"]?.stringValue,
-              let projectId = payload["projectId"]?.stringValue, let emailHash = payload["emailHash"]?.stringValue,
+              let projectId = payload["projectId"]?.stringValue,
+              let lookup = payload["emailRef"]?.stringValue ?? payload["emailHash"]?.stringValue,
               let sealed = payload["email"]?.stringValue.flatMap(SealedValue.init),
               let stream = payload["stream"]?.stringValue, let eventId = payload["eventId"]?.stringValue
         else { throw JobFailure("malformed recovery-mail payload", permanent: true) }
+        let emailHash: String
+        if payload["emailRef"] == nil {
+            emailHash = lookup
+        } else {
+            guard let resolved = try LookupRefs.hash(of: lookup, org: org, on: run.transaction.connection) else {
+                throw JobFailure("the address's lookup reference was erased", permanent: true)
+            }
+            emailHash = resolved
+        }
         let language = payload["language"]?.stringValue == "ru" ? "ru" : "en"
         let request = SendRecoveryMail.Request(org: org, requestId: requestId, projectId: projectId, email: sealed,
-                                               emailHash: emailHash, language: language, stream: stream)
+                                               emailHash: emailHash, subject: RecoveryStreams.emailSubject(
+                                                   emailRef: lookup),
+                                               language: language, stream: stream)
         let jobId = run.job.id
         // SMTP's own bound: connect and session timeouts.
         let timeout = settings.smtp.configuration.connectTimeout + settings.smtp.configuration.totalTimeout

@@ -143,11 +143,16 @@ import TestSupport
         let flow = try Flow()
         _ = try flow.buyerWithPayment(email: "buyer@example.com")
         let org = try #require(UUID(uuidString: flow.tenant.org))
-        let subject = RecoveryStreams.emailSubject(
-            emailHash: LookupHash.email("buyer@example.com", pepper: TestIdentity.secrets().lookupPepper))
         let keys = SubjectKeys(masterKey: TestIdentity.secrets().masterKey)
         let owner = try flow.fixture.ownerConnection()
         defer { owner.close() }
+        // The address's recovery subject is `email:<its lookup reference>`, made with the buyer's payment.
+        let ref = try owner.query(
+            "SELECT ref FROM lookup_refs WHERE org_id = $1::uuid AND kind = 'email' AND hash = $2",
+            [.text(flow.tenant.org),
+             .text(LookupHash.email("buyer@example.com", pepper: TestIdentity.secrets().lookupPepper))])
+            .rows[0].string("ref")
+        let subject = RecoveryStreams.emailSubject(emailRef: ref)
         try keys.destroy(org: org, subject: subject, on: owner)
 
         let response = flow.request(flow.body(email: "buyer@example.com"))

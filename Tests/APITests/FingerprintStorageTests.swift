@@ -105,22 +105,37 @@ import TestSupport
         let paid = try world.pay()
         #expect(world.capture(paid.token).status == 204)
         let store = world.api.environment.model.log
-        let stale = FingerprintRecorded(
-            paymentId: "pi_stale", guid: PaymentTests.guidA, projectId: world.tenant.project, platform: "ios",
-            screen: "393x852", timezone: nil, language: nil, ipHash: String(repeating: "b", count: 64),
-            userAgent: nil, paidAt: "2020-01-01T08:00:00.000Z", expiresAt: "2020-01-01T10:00:00.000Z",
-            recordedAt: "2020-01-01T08:10:00.000Z")
-        let org = try #require(UUID(uuidString: world.tenant.org))
-        _ = try store.transact(in: .org(org)) { transaction in
-            try transaction.append(org: org, stream: FingerprintStreams.fingerprint(paymentId: "pi_stale"),
-                                   expectedVersion: .noStream, events: [try NewEvent(stale)],
-                                   metadata: EventMetadata(actor: .system("test")))
+        // Version 1 events (the IP's keyed hash in clear, as recorded before lookup references) still fold: the
+        // live one adds its row, the expired one none.
+        func versionOne(_ paymentId: String, paidAt: String, expiresAt: String, recordedAt: String) throws
+            -> NewEvent {
+            let recorded = FingerprintRecorded(
+                paymentId: paymentId, guid: PaymentTests.guidA, projectId: world.tenant.project, platform: "ios",
+                screen: "393x852", timezone: nil, language: nil, ipRef: String(repeating: "c", count: 64),
+                userAgent: nil, paidAt: paidAt, expiresAt: expiresAt, recordedAt: recordedAt)
+            guard case .object(var members) = try recorded.eventJSON() else { throw InconsistentState("no object") }
+            members["ipRef"] = nil
+            members["ipHash"] = .string(String(repeating: "b", count: 64))
+            return NewEvent(type: FingerprintRecorded.eventType, schemaVersion: 1, data: .object(members))
         }
-        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+        let org = try #require(UUID(uuidString: world.tenant.org))
+        for (paymentId, paidAt, expiresAt, recordedAt) in [
+            ("pi_stale", "2020-01-01T08:00:00.000Z", "2020-01-01T10:00:00.000Z", "2020-01-01T08:10:00.000Z"),
+            ("pi_v1", "2027-01-15T08:00:00.000Z", "2027-01-15T10:00:00.000Z", "2027-01-15T08:00:30.000Z"),
+        ] {
+            let event = try versionOne(paymentId, paidAt: paidAt, expiresAt: expiresAt, recordedAt: recordedAt)
+            _ = try store.transact(in: .org(org)) { transaction in
+                try transaction.append(org: org, stream: FingerprintStreams.fingerprint(paymentId: paymentId),
+                                       expectedVersion: .noStream, events: [event],
+                                       metadata: EventMetadata(actor: .system("test")))
+            }
+        }
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1", "pi_v1"])
+        #expect(try world.rows().map { try $0.string("ip_hash") }.last == String(repeating: "b", count: 64))
         let owner = try world.fixture.ownerConnection()
         try owner.execute("DELETE FROM fingerprints")
         _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
-        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1"])
+        #expect(try world.rows().map { try $0.string("payment_id") } == ["pi_1", "pi_v1"])
     }
 
     @Test func replayRebuildsTheFingerprintTableEqualToTheLiveOne() throws {

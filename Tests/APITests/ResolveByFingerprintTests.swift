@@ -35,7 +35,12 @@ import Testing
         }
         let recorded = try data("FingerprintRecorded")
         let ipHash = try #require(LookupHash.ipAddress("203.0.113.20", pepper: TestIdentity.secrets().lookupPepper))
-        #expect(recorded.fields["ipHash"] as? String == ipHash)
+        // The IP's lookup reference, never its keyed hash, which only `lookup_refs` maps the reference to.
+        #expect(recorded.fields["ipHash"] == nil && !recorded.text.contains(ipHash))
+        let ipRef = try #require(recorded.fields["ipRef"] as? String)
+        #expect(try owner.query("SELECT hash, guid FROM lookup_refs WHERE ref = $1", [.text(ipRef)]).rows.map {
+            [try $0.string("hash"), try $0.string("guid")]
+        } == [[ipHash, PaymentTests.guidA]])
         #expect(!recorded.text.contains("203.0.113.20") && !recorded.text.contains("iPhone"))
         #expect((recorded.fields["userAgent"] as? String)?.hasPrefix("pd1.") == true)
         #expect(recorded.fields["platform"] as? String == "ios" && recorded.fields["screen"] as? String == "393x852")

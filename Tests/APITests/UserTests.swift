@@ -145,13 +145,18 @@ import TestSupport
         let inB = guid(createUser(api, key: other.key, #"{"email":"buyer+1@example.com"}"#))
         #expect(inB != first && !inB.isEmpty)
 
-        // The event holds the e-mail sealed for the buyer and its lookup hash, never the address in clear.
+        // The event holds the e-mail sealed for the buyer and its lookup reference — random, mapped to the lookup hash
+        // only in `lookup_refs` — never the address in clear nor its hash.
         let data = try owner.query("""
-            SELECT data::text AS data, data->>'email' AS email, data->>'emailHash' AS hash FROM events
+            SELECT data::text AS data, data->>'email' AS email, data->>'emailRef' AS ref, schema_version FROM events
             WHERE org_id = $1::uuid AND stream_id = $2
             """, [.text(tenant.org), .text("buyer-" + first)]).rows[0]
+        let hash = LookupHash.email("buyer+1@example.com", pepper: TestIdentity.secrets().lookupPepper)
         #expect(try data.string("email").hasPrefix("pd1."))
-        #expect(try data.string("hash").count == 64)
+        #expect(try data.string("ref").count == 64 && data.int("schema_version") == 2)
+        #expect(try !data.string("data").contains(hash) && !data.string("data").contains("emailHash"))
+        #expect(try owner.query("SELECT hash FROM lookup_refs WHERE org_id = $1::uuid AND ref = $2",
+                                [.text(tenant.org), .text(data.string("ref"))]).rows.first?.string("hash") == hash)
         #expect(try !data.string("data").lowercased().contains("example.com"))
         #expect(try owner.query("SELECT count(*) AS n FROM subject_keys WHERE subject_id = $1", [.text(first)])
             .rows[0].int("n") == 1)

@@ -94,9 +94,10 @@ struct BuyerGuidTests {
     }
 
     @Test func noGuidCanNameTheKeyOfAnAddress() {
-        // Personal data of a recovery request is sealed under `email:<64 hex>` (70 characters); a guid of at most 64
-        // characters can never name that subject and open or erase the address.
-        let subject = RecoveryStreams.emailSubject(emailHash: String(repeating: "ab", count: 32))
+        // Personal data of a recovery request is sealed under `email:<64 hex>` (70 characters: the address's lookup
+        // reference, or its lookup hash in version 1); a guid of at most 64 characters can never name that subject and
+        // open or erase the address.
+        let subject = RecoveryStreams.emailSubject(emailRef: String(repeating: "ab", count: 32))
         #expect(subject.count == 70)
         #expect(BuyerGuid.parse(subject) == Self.refused(Self.rule))
         #expect(BuyerGuid.parse(String(subject.prefix(64))) != Self.refused(Self.rule))

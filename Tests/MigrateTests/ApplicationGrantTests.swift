@@ -88,6 +88,8 @@ import TestSupport
         // Delivery attempts of forwards (0019): inserted by the projection, read by the deliveries list.
         "store_deliveries": Grants(table: ["SELECT", "INSERT"]),
         "subject_keys": Grants(table: ["SELECT", "INSERT"]),
+        // Lookup references (0039): only added; erasure deletes them through the owner's functions.
+        "lookup_refs": Grants(table: ["SELECT", "INSERT"]),
         // Surfaces (0021): a rotation moves the secrets.
         "surfaces": Grants(table: ["SELECT", "INSERT"],
                            updatable: ["sealed_secret", "previous_sealed_secret", "previous_valid_until", "rotated_at"]),

@@ -83,6 +83,11 @@ import TestSupport
             INSERT INTO recovery_mail_gaps (org_id, email_hash, last_mail_at)
             VALUES ($1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), now())
             """),
+        Table(name: "lookup_refs", insert: """
+            INSERT INTO lookup_refs (org_id, ref, kind, hash)
+            VALUES ($1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), 'email',
+                    encode(sha256(gen_random_uuid()::text::bytea), 'hex'))
+            """),
         Table(name: "apps", insert: """
             INSERT INTO apps (app_id, org_id, project_id, platform, bundle_id, created_at, updated_at)
             VALUES (gen_random_uuid(), $1::uuid, gen_random_uuid(), 'ios', 'com.example.Rls', now(), now())

@@ -312,7 +312,7 @@ import TestSupport
         let events = try fixture.store.append(
             org: org, stream: RecoveryStreams.request(UUID()), expectedVersion: .noStream,
             events: [try NewEvent(EmailRecoveryRequested(requestId: UUID().uuidString, projectId: UUID().uuidString,
-                                                         email: sealed, emailHash: String(repeating: "a", count: 64),
+                                                         email: sealed, emailRef: String(repeating: "a", count: 64),
                                                          language: "en"))],
             metadata: EventMetadata(actor: .system("test")))
         let registry = JobRegistry([RecoveryMailJob.kind(settings: RecoveryMailSettings(
@@ -329,6 +329,7 @@ import TestSupport
         let jobs = try JobStore.list(state: nil, org: org, limit: 10, on: fixture.ownerConnection())
         #expect(jobs.map(\.kind) == [RecoveryMailJob.name])
         #expect(jobs.first?.dedupeKey == "recovery-mail:\(events[0].eventId.uuidString.lowercased())")
-        #expect(jobs.first?.payload["emailHash"]?.stringValue == String(repeating: "a", count: 64))
+        #expect(jobs.first?.payload["emailRef"]?.stringValue == String(repeating: "a", count: 64))
+        #expect(jobs.first?.payload["emailHash"] == nil)
     }
 }

@@ -6,9 +6,9 @@ import Postgres
 
 /// Finds or creates the buyer for `POST /s2s/v1/users` in a project of an organization (`BuyerCreation.decide`).
 ///
-/// A new buyer is one `BuyerCreated` (e-mail sealed for the guid, plus its lookup hash). Concurrent requests with one
-/// externalId: the losers' appends fail on `buyers_org_id_external_id_key`, `EventLog.transact` runs them again and
-/// they find the winner.
+/// A new buyer is one `BuyerCreated` (e-mail sealed for the guid, plus its lookup reference, `LookupRefs`).
+/// Concurrent requests with one externalId: the losers' appends fail on `buyers_org_id_external_id_key`,
+/// `EventLog.transact` runs them again and they find the winner.
 public struct CreateBuyer: Sendable {
     private let context: IdentityContext
 
@@ -24,10 +24,13 @@ public struct CreateBuyer: Sendable {
         func create(_ guid: BuyerGuid, ambiguity: [BuyerGuid], transaction: EventTransaction) throws {
             let sealed = try email.map { try context.seal($0.text, field: .email, org: org, guid: guid,
                                                           on: transaction.connection) }
+            let emailRef = try emailHash.map {
+                try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: transaction.connection)
+            }
             var events = [try NewEvent(BuyerCreated(guid: guid, projectId: project, externalId: externalId,
-                                                    email: sealed, emailHash: sealed == nil ? nil : emailHash))]
-            if let emailHash, !ambiguity.isEmpty {
-                events.append(try NewEvent(EmailAmbiguous(emailHash: emailHash, verifiedGuids: ambiguity,
+                                                    email: sealed, emailRef: sealed == nil ? nil : emailRef))]
+            if let emailRef, !ambiguity.isEmpty {
+                events.append(try NewEvent(EmailAmbiguous(emailRef: emailRef, verifiedGuids: ambiguity,
                                                           guid: guid)))
             }
             try transaction.append(org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .noStream,

@@ -57,7 +57,11 @@ public struct BuyerTimelines: Sendable {
                 OR (jsonb_typeof(data->'guids') = 'array' AND data->'guids' @> jsonb_build_array($2::text))
                 OR data->>'paymentId' IN (SELECT payment_id FROM payments WHERE org_id = $1::uuid AND guid = $2)
                 OR (event_type = 'EmailRecoveryRequested' AND data->>'emailHash' IN (
-                    SELECT email_hash FROM buyer_emails WHERE org_id = $1::uuid AND guid = $2)))
+                    SELECT email_hash FROM buyer_emails WHERE org_id = $1::uuid AND guid = $2))
+                OR (event_type = 'EmailRecoveryRequested' AND data->>'emailRef' IN (
+                    SELECT r.ref FROM buyer_emails b JOIN lookup_refs r ON r.org_id = b.org_id AND r.kind = 'email'
+                        AND r.hash = b.email_hash
+                    WHERE b.org_id = $1::uuid AND b.guid = $2)))
             ORDER BY org_seq LIMIT $3
             """, [.text(org.description), .text(guid), .int(Self.maxEvents + 1)]).rows
         var entries: [Timeline.Entry] = []

@@ -72,7 +72,10 @@ public struct CaptureFingerprint: Sendable {
             let event = FingerprintRecorded(
                 paymentId: facts.paymentId, guid: facts.guid.description, projectId: facts.projectId.description,
                 platform: userAgent.flatMap(DevicePlatform.init(userAgent:))?.rawValue, screen: capture.screen.text,
-                timezone: capture.timezone, language: capture.language, ipHash: ipHash, userAgent: sealedAgent,
+                timezone: capture.timezone, language: capture.language,
+                ipRef: try LookupRefs.ref(.ip, hash: ipHash, org: facts.orgId.uuid, guid: facts.guid.description,
+                                          on: connection),
+                userAgent: sealedAgent,
                 paidAt: PaymentFields.text(facts.paidAt), expiresAt: PaymentFields.text(expiresAt),
                 recordedAt: PaymentFields.text(now))
             try transaction.append(org: facts.orgId.uuid, stream: stream,

@@ -4,7 +4,8 @@ import Foundation
 import Postgres
 
 /// Folds `AppLeadReceived` into `app_leads` (migration `0031_app_leads.sql`): one row per lead, contact data sealed as
-/// the event carries it. The double-submit rule and the S2S read use it.
+/// the event carries it (the address's keyed hash resolved from the event's lookup reference, `LookupRefs`; NULL once
+/// an erasure of the address deleted it). The double-submit rule and the S2S read use it.
 public struct AppLeadProjection: InlineProjection {
     public init() {}
 
@@ -13,6 +14,8 @@ public struct AppLeadProjection: InlineProjection {
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
         guard event.eventType == AppLeadReceived.eventType else { return }
         let lead = try event.decode(AppLeadReceived.self)
+        let emailHash = try LookupRefs.resolve(hash: lead.emailHash, ref: lead.emailRef, org: event.orgId,
+                                               on: connection)
         try connection.query("""
             INSERT INTO \(tables["app_leads"]) (lead_id, org_id, project_id, app_id, org_seq, install_hash, session_id,
                 form, event_id, contact_hash, email, email_hash, first_name, message, marketing_consent, fill_ms,
@@ -22,7 +25,7 @@ public struct AppLeadProjection: InlineProjection {
             """, [.text(lead.leadId), .text(event.orgId.uuidString.lowercased()), .text(lead.projectId),
                   .text(lead.appId), .int(event.orgSeq), .text(lead.installHash), .optional(lead.sessionId),
                   .text(lead.form), .optional(lead.eventId), .text(lead.contactHash), .optional(lead.email?.text),
-                  .optional(lead.emailHash), .optional(lead.firstName?.text), .optional(lead.message?.text),
+                  .optional(emailHash), .optional(lead.firstName?.text), .optional(lead.message?.text),
                   .bool(lead.marketingConsent), .optional(lead.fillMs), .text(event.recordedAt),
                   .text(lead.source ?? "form"), .optional(lead.identity?.text)])
     }

@@ -102,7 +102,9 @@ public struct RecordAppLead: Sendable {
                 leadId: leadId, appId: submission.appId, projectId: submission.projectId, installHash: install,
                 sessionId: submission.sessionId, form: submission.form, eventId: submission.eventId,
                 contactHash: key.contactHash, email: try seal(submission.email?.text, .email),
-                emailHash: submission.email.map(context.emailHash),
+                emailRef: try submission.email.map {
+                    try LookupRefs.ref(.email, hash: context.emailHash($0), org: org, on: connection)
+                },
                 firstName: try seal(submission.firstName, .firstName),
                 message: try seal(submission.message, .message), marketingConsent: submission.marketingConsent,
                 fillMs: submission.fillMs)

@@ -46,7 +46,8 @@ public struct CodeMinter: Sendable {
     /// - `paymentId`: the buyer's payment whose project a redemption answers (for a recovery code: any payment of
     ///   the buyer, e.g. the latest).
     /// - `emailHash`: the lookup hash of the e-mail that redeeming the code verifies, or nil. Only handoff codes
-    ///   verify; the buyer must have that e-mail attached (`buyer_emails`), else nothing is verified.
+    ///   verify; the buyer must have that e-mail attached (`buyer_emails`), else nothing is verified. The event
+    ///   names it by its lookup reference (`LookupRefs`).
     /// - `avoiding`: hashes minted earlier in the same transaction (not yet visible in `handoff_codes`).
     /// A recovery code must be of kind `.handoff`. The code is drawn again when its hash was ever used. Refuses 409
     /// (`Refusal.erasedBuyer`) when the buyer's personal data was erased, 503 when no unused code could be drawn.
@@ -63,10 +64,13 @@ public struct CodeMinter: Sendable {
                                                 org: org.uuid, subject: guid.description, on: connection) else {
             throw Refusal.erasedBuyer
         }
+        let emailRef = try (kind == .handoff ? emailHash : nil).map {
+            try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: connection)
+        }
         let event = try NewEvent(HandoffCodeMinted(
             codeHash: hash, guid: guid.description, paymentId: paymentId.text, kind: kind.rawValue,
             expiresAt: PaymentFields.text(expiresAt), sealedCode: sealed, source: source.rawValue,
-            emailHash: kind == .handoff ? emailHash : nil))
+            emailRef: emailRef))
         return Minted(text: text, expiresAt: expiresAt, codeHash: hash, event: event)
     }
 

@@ -137,6 +137,9 @@ public struct RecordPayment: Sendable {
         let sealed = try payment.email.map {
             try context.seal($0.text, field: .email, org: org, guid: guid, on: transaction.connection)
         }
+        let emailRef = try emailHash.map {
+            try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: transaction.connection)
+        }
         switch step {
         case .none:
             return
@@ -144,14 +147,14 @@ public struct RecordPayment: Sendable {
             try transaction.append(
                 org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .noStream,
                 events: [try NewEvent(BuyerCreated(guid: guid, projectId: project, externalId: nil, email: sealed,
-                                                   emailHash: sealed == nil ? nil : emailHash))],
+                                                   emailRef: sealed == nil ? nil : emailRef))],
                 metadata: metadata)
         case .attachEmail:
-            guard let sealed, let emailHash else { return }
+            guard let sealed, let emailRef else { return }
             try transaction.append(
                 org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .any,
                 events: [try NewEvent(BuyerEmailAttached(guid: guid.description, email: sealed,
-                                                         emailHash: emailHash))],
+                                                         emailRef: emailRef))],
                 metadata: metadata)
         }
     }

@@ -63,7 +63,10 @@ public struct RedeemCode: Sendable {
                     try NewEvent(HandoffCodeRedeemed(codeHash: hash, guid: guid.description, paymentId: paymentId,
                                                      kind: kind.rawValue, redeemedAt: PaymentFields.text(at)))
                 case .emailVerified(let emailHash):
-                    try NewEvent(EmailVerified(guid: guid.description, emailHash: emailHash, codeHash: hash))
+                    try NewEvent(EmailVerified(
+                        guid: guid.description,
+                        emailRef: LookupRefs.ref(.email, hash: emailHash, org: org.uuid, on: transaction.connection),
+                        codeHash: hash))
                 }
             }
             try transaction.append(org: org.uuid, stream: BuyerStreams.buyer(guid), expectedVersion: .any,

@@ -7,7 +7,8 @@ import Postgres
 ///
 /// `buyers` has one row per guid (its org and home project) and is UNIQUE on (org_id, external_id), which is what
 /// makes "one guid per externalId" hold under concurrent requests; `buyer_emails` holds lookup hashes only, and
-/// `EmailVerified` sets its row's `verified`.
+/// `EmailVerified` sets its row's `verified`. Events of version 2 name the address by its lookup reference, resolved
+/// through `lookup_refs` (`LookupRefs`); one whose reference an erasure deleted adds no row.
 public struct BuyerProjection: InlineProjection {
     public init() {}
 
@@ -23,7 +24,8 @@ public struct BuyerProjection: InlineProjection {
                 VALUES ($1, $2::uuid, $3::uuid, $4, $5::timestamptz)
                 """, [.text(created.guid), org, .text(created.projectId), .optional(created.externalId),
                       .text(event.recordedAt)])
-            if let hash = created.emailHash {
+            if let hash = try LookupRefs.resolve(hash: created.emailHash, ref: created.emailRef, org: event.orgId,
+                                                 on: connection) {
                 try connection.query("""
                     INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
                     VALUES ($1::uuid, $2, $3, false, $4::timestamptz)
@@ -31,15 +33,19 @@ public struct BuyerProjection: InlineProjection {
             }
         case BuyerEmailAttached.eventType:
             let attached = try event.decode(BuyerEmailAttached.self)
+            guard let hash = try LookupRefs.resolve(hash: attached.emailHash, ref: attached.emailRef,
+                                                    org: event.orgId, on: connection) else { return }
             try connection.query("""
                 INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
                 VALUES ($1::uuid, $2, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
-                """, [org, .text(attached.guid), .text(attached.emailHash), .text(event.recordedAt)])
+                """, [org, .text(attached.guid), .text(hash), .text(event.recordedAt)])
         case EmailVerified.eventType:
             let verified = try event.decode(EmailVerified.self)
+            guard let hash = try LookupRefs.resolve(hash: verified.emailHash, ref: verified.emailRef,
+                                                    org: event.orgId, on: connection) else { return }
             try connection.queryPrepared("""
                 UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1 AND email_hash = $2
-                """, [.text(verified.guid), .text(verified.emailHash)])
+                """, [.text(verified.guid), .text(hash)])
         default:
             return
         }

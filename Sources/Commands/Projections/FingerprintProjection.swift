@@ -14,7 +14,8 @@ import Postgres
 ///
 /// A `FingerprintRecorded` whose `expiresAt` is more than a minute before the database's clock inserts nothing: live,
 /// the recorder never appends one that late, and a replay must not bring back rows that the deployment-wide sweep
-/// (`FingerprintSweep` in the API, same margin) deleted — they could never match again.
+/// (`FingerprintSweep` in the API, same margin) deleted — they could never match again. Nor does one whose IP
+/// reference (version 2, `LookupRefs`) an erasure deleted.
 public struct FingerprintProjection: InlineProjection {
     public init() {}
 
@@ -27,6 +28,8 @@ public struct FingerprintProjection: InlineProjection {
         case FingerprintRecorded.eventType:
             let recorded = try event.decode(FingerprintRecorded.self)
             try prune(org: org, before: recorded.recordedAt, table: fingerprints, on: connection)
+            guard let ipHash = try LookupRefs.resolve(hash: recorded.ipHash, ref: recorded.ipRef, org: event.orgId,
+                                                      on: connection) else { return }
             try connection.query("""
                 INSERT INTO \(fingerprints) (org_id, payment_id, project_id, guid, platform, screen, timezone,
                     language, ip_hash, paid_at, expires_at, recorded_at)
@@ -38,7 +41,7 @@ public struct FingerprintProjection: InlineProjection {
                     recorded_at = excluded.recorded_at
                 """, [org, .text(recorded.paymentId), .text(recorded.projectId), .text(recorded.guid),
                       .optional(recorded.platform), .text(recorded.screen), .optional(recorded.timezone),
-                      .optional(recorded.language), .text(recorded.ipHash), .text(recorded.paidAt),
+                      .optional(recorded.language), .text(ipHash), .text(recorded.paidAt),
                       .text(recorded.expiresAt), .text(recorded.recordedAt)])
         case FingerprintMatched.eventType:
             let matched = try event.decode(FingerprintMatched.self)

@@ -30,13 +30,15 @@ public struct PaymentProjection: InlineProjection {
                       .optional(paid.paywallId), .text(paid.bodyHash), .text(event.recordedAt)])
         case HandoffCodeMinted.eventType:
             let minted = try event.decode(HandoffCodeMinted.self)
+            let emailHash = try LookupRefs.resolve(hash: minted.emailHash, ref: minted.emailRef, org: event.orgId,
+                                                   on: connection)
             try connection.query("""
                 INSERT INTO \(tables["handoff_codes"]) (code_hash, org_id, guid, payment_id, kind, expires_at,
                     sealed_code, created_at, source, email_hash)
                 VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz, $7, $8::timestamptz, $9, $10)
                 """, [.text(minted.codeHash), org, .text(minted.guid), .text(minted.paymentId), .text(minted.kind),
                       .text(minted.expiresAt), .text(minted.sealedCode.text), .text(event.recordedAt),
-                      .text(minted.source ?? "payment"), .optional(minted.emailHash)])
+                      .text(minted.source ?? "payment"), .optional(emailHash)])
         case HandoffCodeRedeemed.eventType:
             let redeemed = try event.decode(HandoffCodeRedeemed.self)
             try connection.queryPrepared("""

@@ -33,7 +33,8 @@ public struct OrgHistory: Sendable {
                 // Sealed for the buyer (`guid`), or, for a recovery request not yet tied to a buyer, for its address.
                 let subject = event.data["guid"]?.stringValue
                     ?? leadSubject(event)
-                    ?? event.data["emailHash"]?.stringValue.map { RecoveryStreams.emailSubject(emailHash: $0) }
+                    ?? (event.data["emailRef"] ?? event.data["emailHash"])?.stringValue
+                        .map { RecoveryStreams.emailSubject(emailRef: $0) }
                 let opener = Opener(keys: context.subjectKeys, org: org.uuid, subject: subject,
                                     kind: event.data["kind"]?.stringValue, connection: connection)
                 record["data"] = try opener.reveal(event.data, key: nil)

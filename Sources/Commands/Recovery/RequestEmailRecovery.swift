@@ -7,9 +7,9 @@ import Foundation
 /// the `recovery-mail` worker (`SendRecoveryMail`) decides later whether a mail goes out.
 ///
 /// A request naming a known project goes to its organization's log; one naming an unknown project goes to the
-/// unknown-project log (`RecoveryStreams.unknownProjectOrg`), with exactly the same work — seal the address under the
-/// subject `email:<hash>`, append one event — so the answer takes the same time either way (docs/jobs.md;
-/// `EmailRecoveryRequest.decide`).
+/// unknown-project log (`RecoveryStreams.unknownProjectOrg`), with exactly the same work — find or make the address's
+/// lookup reference, seal the address under the subject `email:<ref>`, append one event — so the answer takes the
+/// same time either way (docs/jobs.md; `EmailRecoveryRequest.decide`).
 public struct RequestEmailRecovery: Sendable {
     private let context: IdentityContext
 
@@ -27,7 +27,8 @@ public struct RequestEmailRecovery: Sendable {
         case .unknownProject: orgId = RecoveryStreams.unknownProjectOrg
         }
         try context.log.transact(in: .org(orgId)) { transaction in
-            let subject = RecoveryStreams.emailSubject(emailHash: emailHash)
+            let emailRef = try LookupRefs.ref(.email, hash: emailHash, org: orgId, on: transaction.connection)
+            let subject = RecoveryStreams.emailSubject(emailRef: emailRef)
             // An address erased on request gets no new personal data, but the same work — one key read, one sealed
             // value, one append, one commit — so the answer's timing does not tell that it was erased: a placeholder
             // sealed under a throwaway key, which reads back as erased (the subject's key is destroyed).
@@ -40,7 +41,7 @@ public struct RequestEmailRecovery: Sendable {
                 org: orgId, stream: RecoveryStreams.request(requestId), expectedVersion: .noStream,
                 events: [try NewEvent(EmailRecoveryRequested(
                     requestId: requestId.uuidString.lowercased(), projectId: project.description, email: sealed,
-                    emailHash: emailHash, language: language))],
+                    emailRef: emailRef, language: language))],
                 metadata: metadata)
         }
         return requestId

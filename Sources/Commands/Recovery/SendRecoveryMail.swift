@@ -18,19 +18,23 @@ public struct SendRecoveryMail: Sendable {
         public var requestId: String
         public var projectId: String
         public var email: SealedValue
+        /// The address's lookup hash (resolved from the request's lookup reference, or its version 1 hash).
         public var emailHash: String
+        /// The personal-data subject `email` is sealed for (`EmailRecoveryRequested.subject`).
+        public var subject: String
         /// `en` or `ru`.
         public var language: String
         /// The request's stream, where `RecoveryMailSent` goes.
         public var stream: String
 
         public init(org: UUID, requestId: String, projectId: String, email: SealedValue, emailHash: String,
-                    language: String, stream: String) {
+                    subject: String, language: String, stream: String) {
             self.org = org
             self.requestId = requestId
             self.projectId = projectId
             self.email = email
             self.emailHash = emailHash
+            self.subject = subject
             self.language = language
             self.stream = stream
         }
@@ -101,9 +105,8 @@ public struct SendRecoveryMail: Sendable {
         }
         if let reservation, reservation.job != jobId, reservation.until > now { throw AnotherMailInFlight() }
         guard let context else { throw MissingIdentitySecrets() }
-        let subject = RecoveryStreams.emailSubject(emailHash: request.emailHash)
         let revealed = try context.subjectKeys.reveal(request.email, field: .email, org: request.org,
-                                                      subject: subject, on: connection)
+                                                      subject: request.subject, on: connection)
         var address = ""
         if case .value(let opened) = revealed { address = opened } else { state.addressReadable = false }
         guard case .send(let named) = EmailRecovery.decide(state, now: now, gap: gap) else {

@@ -55,7 +55,8 @@ public struct DiagnosticFact: Hashable, Sendable {
         let kind: Kind
         switch eventType {
         case BuyerCreated.eventType:
-            kind = .buyerCreated(withExternalId: text("externalId") != nil, withEmail: text("emailHash") != nil)
+            kind = .buyerCreated(withExternalId: text("externalId") != nil,
+                                 withEmail: text("emailRef") != nil || text("emailHash") != nil)
         case PaymentRecorded.eventType:
             kind = .paymentRecorded(productId: text("productId") ?? "", amount: Int(data["amount"]?.integerValue ?? 0),
                                     currency: text("currency") ?? "", source: text("source"))

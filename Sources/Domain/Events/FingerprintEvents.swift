@@ -9,13 +9,14 @@ public enum FingerprintStreams {
 
 /// The post-payment page sent a browser fingerprint for a payment of a project with fingerprinting on.
 ///
-/// No IP in clear: `ipHash` is `LookupHash.ipAddress` (HMAC with the lookup pepper). The user agent is sealed for
+/// No IP in clear: `ipRef` is the IP's lookup reference for this buyer (`LookupRefVersion`; version 1 carried
+/// `ipHash`, its `LookupHash.ipAddress`, instead). The user agent is sealed for
 /// the buyer (`pd1.…`, subject = guid, field `userAgent`); only the platform derived from it is in clear. Times
 /// are RFC 3339 UTC from the service clock: `paidAt` when the payment was recorded, `expiresAt` = `paidAt` + 2 h
 /// (after which the fingerprint can no longer match and its row is deleted), `recordedAt` when the page sent it.
 public struct FingerprintRecorded: EventPayload, Equatable {
     public static let eventType = "FingerprintRecorded"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var paymentId: String
     public var guid: String
     public var projectId: String
@@ -25,14 +26,16 @@ public struct FingerprintRecorded: EventPayload, Equatable {
     public var screen: String
     public var timezone: String?
     public var language: String?
-    public var ipHash: String
+    /// Version 1 only.
+    public var ipHash: String?
+    public var ipRef: String?
     public var userAgent: SealedValue?
     public var paidAt: String
     public var expiresAt: String
     public var recordedAt: String
 
     public init(paymentId: String, guid: String, projectId: String, platform: String?, screen: String,
-                timezone: String?, language: String?, ipHash: String, userAgent: SealedValue?, paidAt: String,
+                timezone: String?, language: String?, ipRef: String, userAgent: SealedValue?, paidAt: String,
                 expiresAt: String, recordedAt: String) {
         self.paymentId = paymentId
         self.guid = guid
@@ -41,11 +44,15 @@ public struct FingerprintRecorded: EventPayload, Equatable {
         self.screen = screen
         self.timezone = timezone
         self.language = language
-        self.ipHash = ipHash
+        self.ipRef = ipRef
         self.userAgent = userAgent
         self.paidAt = paidAt
         self.expiresAt = expiresAt
         self.recordedAt = recordedAt
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }
 

@@ -15,10 +15,11 @@ public enum AppLeadStreams {
 /// `email`, `firstName` and `message` are sealed for the subject `AppLeadStreams.installSubject(installHash)` (fields
 /// `email`, `firstName`, `message`); absent when the form had none, or when the install's key was destroyed (an
 /// erased install gets no new personal data). `installHash` is HMAC-SHA256(lookup pepper, `appId:inst`);
-/// `contactHash` the keyed hash the double-submit rule compares; `emailHash` is `LookupHash.email` of the address.
+/// `contactHash` the keyed hash the double-submit rule compares; `emailRef` is the address's lookup reference
+/// (`LookupRefVersion`; version 1 carried `emailHash`, its `LookupHash.email`, instead).
 public struct AppLeadReceived: EventPayload, Equatable {
     public static let eventType = "AppLeadReceived"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var leadId: String
     public var appId: String
     public var projectId: String
@@ -28,7 +29,9 @@ public struct AppLeadReceived: EventPayload, Equatable {
     public var eventId: String?
     public var contactHash: String
     public var email: SealedValue?
+    /// Version 1 only.
     public var emailHash: String?
+    public var emailRef: String?
     public var firstName: SealedValue?
     public var message: SealedValue?
     public var marketingConsent: Bool
@@ -42,7 +45,7 @@ public struct AppLeadReceived: EventPayload, Equatable {
     public var identity: SealedValue?
 
     public init(leadId: UUID, appId: AppID, projectId: ProjectID, installHash: String, sessionId: String?,
-                form: String, eventId: String?, contactHash: String, email: SealedValue?, emailHash: String?,
+                form: String, eventId: String?, contactHash: String, email: SealedValue?, emailRef: String?,
                 firstName: SealedValue?, message: SealedValue?, marketingConsent: Bool, fillMs: Int?) {
         self.leadId = leadId.uuidString.lowercased()
         self.appId = appId.description
@@ -53,12 +56,16 @@ public struct AppLeadReceived: EventPayload, Equatable {
         self.eventId = eventId
         self.contactHash = contactHash
         self.email = email
-        self.emailHash = emailHash
+        self.emailRef = emailRef
         self.firstName = firstName
         self.message = message
         self.marketingConsent = marketingConsent
         self.fillMs = fillMs
         self.source = nil
         self.identity = nil
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }

@@ -54,9 +54,10 @@ public struct PaymentRecorded: EventPayload, Equatable {
 /// `source` and `emailHash` were added later as optional fields within schema version 1 (docs/handoff-codes.md):
 /// an event without them is a payment code that verifies no e-mail, which is exactly what codes minted before them
 /// did. They are left out of the JSON when nil, so such events keep their old bytes.
+/// Version 2 names the e-mail by its lookup reference (`emailRef`, `LookupRefVersion`) instead of `emailHash`.
 public struct HandoffCodeMinted: EventPayload, Equatable {
     public static let eventType = "HandoffCodeMinted"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var codeHash: String
     public var guid: String
     /// The payment the code belongs to; for a recovery code, the buyer's payment whose project it answers.
@@ -67,11 +68,13 @@ public struct HandoffCodeMinted: EventPayload, Equatable {
     public var sealedCode: SealedValue
     /// `payment` (nil means the same) or `recovery` (a code mailed to the buyer; handoff kind only).
     public var source: String?
-    /// The lookup hash of the e-mail that redeeming this code verifies; nil for none.
+    /// Version 1: the lookup hash of the e-mail that redeeming this code verifies; nil for none.
     public var emailHash: String?
+    /// Version 2: the lookup reference of that e-mail; nil for none.
+    public var emailRef: String?
 
     public init(codeHash: String, guid: String, paymentId: String, kind: String, expiresAt: String,
-                sealedCode: SealedValue, source: String? = nil, emailHash: String? = nil) {
+                sealedCode: SealedValue, source: String? = nil, emailRef: String? = nil) {
         self.codeHash = codeHash
         self.guid = guid
         self.paymentId = paymentId
@@ -79,23 +82,33 @@ public struct HandoffCodeMinted: EventPayload, Equatable {
         self.expiresAt = expiresAt
         self.sealedCode = sealedCode
         self.source = source
-        self.emailHash = emailHash
+        self.emailRef = emailRef
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }
 
-/// An e-mail given with a payment was attached to an existing buyer, unverified (sealed + lookup hash, as in
-/// `BuyerCreated`). Stream `buyer-<guid>`.
+/// An e-mail given with a payment was attached to an existing buyer, unverified (sealed + lookup reference, as in
+/// `BuyerCreated`; version 1: lookup hash). Stream `buyer-<guid>`.
 public struct BuyerEmailAttached: EventPayload, Equatable {
     public static let eventType = "BuyerEmailAttached"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var guid: String
     public var email: SealedValue
-    public var emailHash: String
+    /// Version 1 only.
+    public var emailHash: String?
+    public var emailRef: String?
 
-    public init(guid: String, email: SealedValue, emailHash: String) {
+    public init(guid: String, email: SealedValue, emailRef: String) {
         self.guid = guid
         self.email = email
-        self.emailHash = emailHash
+        self.emailRef = emailRef
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }
 

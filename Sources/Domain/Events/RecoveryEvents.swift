@@ -9,32 +9,45 @@ public enum RecoveryStreams {
     /// the same work (seal, append) whether or not the project exists, and answers in the same time.
     public static let unknownProjectOrg = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
 
-    /// The personal-data subject of a recovery address: `email:<lookup hash>`, one data key per address and org,
-    /// so destroying that subject's key erases every request for the address.
-    public static func emailSubject(emailHash: String) -> String { "email:\(emailHash)" }
+    /// The personal-data subject of a recovery address: `email:<lookup reference>` (version 1: `email:<lookup
+    /// hash>`), one data key per address and org, so destroying that subject's key erases every request for the
+    /// address. 70 characters: no guid (at most 64) can equal it.
+    public static func emailSubject(emailRef: String) -> String { "email:\(emailRef)" }
 }
 
 /// Someone asked for a recovery mail (`POST /public/handoff/email-recovery/request`). Nothing is decided yet: the
 /// worker later looks for a buyer of the org with a payment and this address.
 ///
-/// `email` is sealed for the subject `email:<emailHash>` (field `email`); `emailHash` is `LookupHash.email`.
-/// `projectId` is the project the caller named (in the unknown-project log, a project that does not exist).
-/// `language` is `en` or `ru`, from the request's `Accept-Language`.
+/// `email` is sealed for the subject `email:<emailRef>` (field `email`); `emailRef` is the address's lookup
+/// reference (`LookupRefVersion`). Version 1 carried `emailHash` (`LookupHash.email`) instead, and sealed for
+/// `email:<emailHash>`. `projectId` is the project the caller named (in the unknown-project log, a project that does
+/// not exist). `language` is `en` or `ru`, from the request's `Accept-Language`.
 public struct EmailRecoveryRequested: EventPayload, Equatable {
     public static let eventType = "EmailRecoveryRequested"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var requestId: String
     public var projectId: String
     public var email: SealedValue
-    public var emailHash: String
+    /// Version 1 only.
+    public var emailHash: String?
+    public var emailRef: String?
     public var language: String
 
-    public init(requestId: String, projectId: String, email: SealedValue, emailHash: String, language: String) {
+    public init(requestId: String, projectId: String, email: SealedValue, emailRef: String, language: String) {
         self.requestId = requestId
         self.projectId = projectId
         self.email = email
-        self.emailHash = emailHash
+        self.emailRef = emailRef
         self.language = language
+    }
+
+    /// The personal-data subject `email` is sealed for: `email:<emailRef>`, or `email:<emailHash>` in version 1.
+    public var subject: String? {
+        (emailRef ?? emailHash).map { RecoveryStreams.emailSubject(emailRef: $0) }
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }
 

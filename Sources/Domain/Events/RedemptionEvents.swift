@@ -23,19 +23,26 @@ public struct HandoffCodeRedeemed: EventPayload, Equatable {
     }
 }
 
-/// A buyer's e-mail (by its lookup hash) is verified: the buyer proved they read it, by redeeming a handoff code
-/// that was shown after a payment made with it or mailed to it. From then on `POST /s2s/v1/users` with that e-mail
-/// finds this buyer. Stream `buyer-<guid>`; `codeHash` names the code that proved it.
+/// A buyer's e-mail (by its lookup reference; version 1: its lookup hash) is verified: the buyer proved they read
+/// it, by redeeming a handoff code that was shown after a payment made with it or mailed to it. From then on
+/// `POST /s2s/v1/users` with that e-mail finds this buyer. Stream `buyer-<guid>`; `codeHash` names the code that
+/// proved it.
 public struct EmailVerified: EventPayload, Equatable {
     public static let eventType = "EmailVerified"
-    public static let schemaVersion = 1
+    public static let schemaVersion = LookupRefVersion.current
     public var guid: String
-    public var emailHash: String
+    /// Version 1 only.
+    public var emailHash: String?
+    public var emailRef: String?
     public var codeHash: String
 
-    public init(guid: String, emailHash: String, codeHash: String) {
+    public init(guid: String, emailRef: String, codeHash: String) {
         self.guid = guid
-        self.emailHash = emailHash
+        self.emailRef = emailRef
         self.codeHash = codeHash
+    }
+
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        try LookupRefVersion.upcast(data, from: schemaVersion, eventType: eventType)
     }
 }

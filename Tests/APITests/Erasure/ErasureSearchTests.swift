@@ -9,8 +9,9 @@ import Testing
 import TestSupport
 
 /// Issue 16 §5: after `POST /s2s/v1/users/{guid}/erasure`, no table, no event and no log line holds the buyer's
-/// address, its keyed hash or its ciphertexts — except where docs/personal-data.md "Erasure" says they stay, which
-/// this test names exactly — while `handoff audit verify` and docs/audit_verify.py still pass.
+/// address, its keyed hash, its IP's keyed hash or its ciphertexts — the ciphertexts stay only in the events recorded
+/// before the erasure, where they read as erased (docs/personal-data.md "Erasure") — while `handoff audit verify` and
+/// docs/audit_verify.py still pass.
 @Suite struct ErasureSearchTests {
     @Test func anErasedBuyerLeavesNoAddressHashOrCiphertextBehindAndTheChainStillVerifies() throws {
         let logPath = try TestEnvironment.scratchFolder() + "/erasure-\(UInt64.random(in: 0...UInt64.max)).log"
@@ -20,9 +21,11 @@ import TestSupport
         let org = flow.tenant.org
         let address = "Erase.Me.\(UInt32.random(in: 0...UInt32.max))@Example.com"
         let hash = LookupHash.email(address, pepper: TestIdentity.secrets().lookupPepper)
+        let ipHash = try #require(LookupHash.ipAddress("203.0.113.\(UInt8.random(in: 1...254))",
+                                                       pepper: TestIdentity.secrets().lookupPepper))
 
         // The buyer: created with the address, a payment (two codes), a recovery request mailed (gap, address key),
-        // the address attached to the payment too, and a fingerprint row.
+        // the address attached to the payment too, and a fingerprint (its event names the IP by reference).
         let guid = try flow.buyerWithPayment(email: address)
         let second = flow.api.respond(to: s2sRequest(.post, "/s2s/v1/payments", key: flow.tenant.key, body:
             PaymentTests.body(guid: guid, paymentId: "pi_2", extra: #","email":"\#(address.lowercased())""#)))
@@ -31,46 +34,61 @@ import TestSupport
         try flow.work(jobs: 1)
         #expect(flow.sink.messages().count == 1)
         let owner = try flow.fixture.ownerConnection()
-        try owner.query("""
-            INSERT INTO fingerprints (org_id, payment_id, project_id, guid, screen, ip_hash, paid_at, expires_at,
-                                      recorded_at)
-            VALUES ($1::uuid, 'pi_1', $2::uuid, $3, '393x852', $4, now(), now() + interval '2 hours', now())
-            """, [.text(org), .text(flow.tenant.project), .text(guid), .text(String(repeating: "ab", count: 32))])
+        let orgId = try #require(UUID(uuidString: org))
+        _ = try flow.api.environment.model.log.transact(in: .org(orgId)) { transaction in
+            let now = Date()
+            let recorded = FingerprintRecorded(
+                paymentId: "pi_1", guid: guid, projectId: flow.tenant.project, platform: "ios", screen: "393x852",
+                timezone: nil, language: nil,
+                ipRef: try LookupRefs.ref(.ip, hash: ipHash, org: orgId, guid: guid, on: transaction.connection),
+                userAgent: nil, paidAt: PaymentFields.text(now),
+                expiresAt: PaymentFields.text(now.addingTimeInterval(7200)), recordedAt: PaymentFields.text(now))
+            try transaction.append(org: orgId, stream: FingerprintStreams.fingerprint(paymentId: "pi_1"),
+                                   expectedVersion: .noStream, events: [try NewEvent(recorded)],
+                                   metadata: EventMetadata(actor: .system("test")))
+        }
+        let ref = try owner.query(
+            "SELECT ref FROM lookup_refs WHERE org_id = $1::uuid AND kind = 'email' AND hash = $2",
+            [.text(org), .text(hash)]).rows[0].string("ref")
 
         // What erasure must remove: the sealed values of the buyer and the address, the wrapped keys.
-        let sealed = try ciphertexts(owner, org: org, guid: guid, hash: hash)
+        let sealed = try ciphertexts(owner, org: org, guid: guid, ref: ref)
         #expect(sealed.count >= 5, "\(sealed.count)")
         let wrapped = try owner.query("""
             SELECT encode(wrapped_key, 'hex') AS key FROM subject_keys
             WHERE org_id = $1::uuid AND subject_id IN ($2, $3)
-            """, [.text(org), .text(guid), .text("email:" + hash)]).rows.map { try $0.string("key") }
+            """, [.text(org), .text(guid), .text("email:" + ref)]).rows.map { try $0.string("key") }
         #expect(wrapped.count == 2)
-        #expect(try tablesHolding(hash, owner).contains("buyer_emails"))
-        #expect(try tablesHolding(hash, owner).contains("recovery_mail_gaps"))
+        #expect(try tablesHolding(hash, owner).isSuperset(of: ["buyer_emails", "recovery_mail_gaps", "lookup_refs"]))
+        #expect(try tablesHolding(ipHash, owner) == ["fingerprints", "lookup_refs"])
+        // The log never held a keyed hash: only the references, which lead nowhere once their rows are gone.
+        #expect(try owner.query("""
+            SELECT count(*) AS n FROM events WHERE org_id = $1::uuid AND (data::text LIKE '%' || $2 || '%'
+                OR data::text LIKE '%' || $3 || '%' OR data ? 'emailHash' OR data ? 'ipHash')
+            """, [.text(org), .text(hash), .text(ipHash)]).rows[0].int("n") == 0)
 
         let erased = flow.api.respond(to: s2sRequest(.post, "/s2s/v1/users/\(guid)/erasure", key: flow.tenant.key))
         #expect(erased.status == 202, "\(bodyText(erased))")
         let erasureId = try #require(jsonObject(erased)["erasureId"] as? String)
         #expect(bodyText(erased) == #"{"erasureId":"\#(erasureId)","guid":"\#(guid)"}"#)
 
-        // Every table but the log: nothing, except the destroyed address key's id (`email:<hash>`, a tombstone that
-        // keeps anything new from being sealed for the address).
-        let needles = [address.lowercased(), hash] + sealed + wrapped
+        // Every table but the log: nothing at all. The destroyed address key's id is `email:<ref>` (a tombstone), and
+        // the reference no longer leads to the hash.
+        let needles = [address.lowercased(), hash, ipHash] + sealed + wrapped
         for table in try tables(owner) where table != "events" {
             for row in try owner.query("SELECT t::text AS row FROM \"\(table)\" t").rows {
                 let text = try row.string("row").lowercased()
-                let tombstone = table == "subject_keys" && text.contains("email:" + hash)
-                for needle in needles where !(tombstone && needle == hash) {
-                    #expect(!text.contains(needle.lowercased()), "\(table): \(text)")
-                }
+                for needle in needles { #expect(!text.contains(needle.lowercased()), "\(table): \(text)") }
             }
         }
         #expect(try owner.query("SELECT count(*) AS n FROM subject_keys WHERE org_id = $1::uuid AND subject_id "
             + "IN ($2, $3) AND wrapped_key IS NULL AND destroyed_at IS NOT NULL",
-            [.text(org), .text(guid), .text("email:" + hash)]).rows[0].int("n") == 2)
+            [.text(org), .text(guid), .text("email:" + ref)]).rows[0].int("n") == 2)
+        #expect(try owner.query("SELECT count(*) AS n FROM lookup_refs WHERE org_id = $1::uuid", [.text(org)])
+            .rows[0].int("n") == 0)
 
-        // The log: never the address; the keyed hash only as the `emailHash` member of events recorded before the
-        // erasure; the ciphertexts only in those events, where they now read as erased.
+        // The log: never the address nor either keyed hash; the ciphertexts only in the events recorded before the
+        // erasure, where they now read as erased.
         let erasedAt = try owner.query("""
             SELECT org_seq FROM events WHERE org_id = $1::uuid AND event_type = 'BuyerErased'
             """, [.text(org)]).rows
@@ -84,10 +102,11 @@ import TestSupport
             let metadata = try row.string("metadata")
             let seq = try row.int("org_seq")
             let type = try row.string("event_type")
-            #expect(!data.lowercased().contains(address.lowercased()) && !metadata.contains(hash))
-            let withoutHashMembers = data.replacingOccurrences(of: #""emailHash": "\#(hash)""#, with: "")
-            #expect(!withoutHashMembers.contains(hash), "\(type): \(data)")
-            if seq >= erasureSeq { #expect(!sealed.contains { data.contains($0) } && !data.contains(hash)) }
+            #expect(!data.lowercased().contains(address.lowercased()), "\(type): \(data)")
+            for needle in [hash, ipHash] + wrapped {
+                #expect(!data.contains(needle) && !metadata.contains(needle), "\(type): \(data)")
+            }
+            if seq >= erasureSeq { #expect(!sealed.contains { data.contains($0) }, "\(type): \(data)") }
         }
         let feed = flow.api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: flow.tenant.key))
         #expect(!bodyText(feed).lowercased().contains(address.lowercased()))
@@ -116,14 +135,15 @@ import TestSupport
         #expect(output.hasPrefix("OK "), "\(output)")
     }
 
-    /// Every `pd1.` string in the org's events about `guid` or the address, and the codes' sealed copies.
-    private func ciphertexts(_ owner: Connection, org: String, guid: String, hash: String) throws -> [String] {
+    /// Every `pd1.` string in the org's events about `guid` or the address (lookup reference `ref`), and the codes'
+    /// sealed copies.
+    private func ciphertexts(_ owner: Connection, org: String, guid: String, ref: String) throws -> [String] {
         var found = Set<String>()
         let rows = try owner.query("""
             SELECT data::text AS data FROM events WHERE org_id = $1::uuid
-              AND (data->>'guid' = $2 OR data->>'emailHash' = $3)
+              AND (data->>'guid' = $2 OR data->>'emailRef' = $3)
             UNION ALL SELECT sealed_code FROM handoff_codes WHERE org_id = $1::uuid AND guid = $2
-            """, [.text(org), .text(guid), .text(hash)]).rows
+            """, [.text(org), .text(guid), .text(ref)]).rows
         for row in rows {
             let text = try row.string("data")
             var rest = Substring(text)

@@ -147,6 +147,70 @@ import TestSupport
         #expect(try count(owner, "buyer_emails WHERE guid = $1", [.text(other)]) == 1)
     }
 
+    @Test func versionOneEventsWithKeyedHashesStillFoldReplayAndAreErasedByAddress() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let api = try fixture.responder(clock: { PaymentTests.now })
+        let address = "old.v1@example.com"
+        let hash = LookupHash.email(address, pepper: TestIdentity.secrets().lookupPepper)
+        let guid = UUID().uuidString.lowercased()
+        let org = try #require(UUID(uuidString: a.org))
+        // As recorded before lookup references: schema version 1, the keyed hash in clear.
+        let events = [
+            NewEvent(type: BuyerCreated.eventType, schemaVersion: 1, data: .object([
+                "guid": .string(guid), "projectId": .string(a.project), "externalId": .null, "email": .null,
+                "emailHash": .string(hash)])),
+            NewEvent(type: EmailVerified.eventType, schemaVersion: 1, data: .object([
+                "guid": .string(guid), "emailHash": .string(hash),
+                "codeHash": .string(String(repeating: "c", count: 64))])),
+        ]
+        _ = try api.environment.model.log.transact(in: .org(org)) { transaction in
+            try transaction.append(org: org, stream: BuyerStreams.buyer(BuyerGuid(stored: guid)!),
+                                   expectedVersion: .noStream, events: events,
+                                   metadata: EventMetadata(actor: .system("test")))
+        }
+        let owner = try fixture.ownerConnection()
+        #expect(try count(owner, "buyer_emails WHERE guid = $1 AND email_hash = $2 AND verified",
+                          [.text(guid), .text(hash)]) == 1)
+        // The verified address finds the buyer; the feed reads the old events; a replay rebuilds the same row.
+        #expect(try buyer(api, key: a.key, email: address) == guid)
+        #expect(api.respond(to: s2sRequest(.get, "/s2s/v1/events", key: a.key)).status == 200)
+        try owner.execute("DELETE FROM buyer_emails")
+        _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(try count(owner, "buyer_emails WHERE guid = $1 AND email_hash = $2 AND verified",
+                          [.text(guid), .text(hash)]) == 1)
+        let erased = api.respond(to: s2sRequest(.post, "/s2s/v1/erasures", key: a.key,
+                                                body: #"{"email":"\#(address)"}"#))
+        #expect(erased.status == 202 && jsonObject(erased)["guids"] as? [String] == [guid])
+        #expect(try count(owner, "buyer_emails WHERE guid = $1", [.text(guid)]) == 0)
+        #expect(try count(owner, "subject_keys WHERE subject_id = $1", [.text("email:" + hash)]) == 0)
+        let verify = try fixture.database.handoff(["audit", "verify", "--org", a.org])
+        #expect(verify.status == .exited(0), "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func aBuyersErasureKeepsTheAddressReferenceWhileAnotherBuyerHoldsIt() throws {
+        let fixture = try TenantFixture.migrated()
+        let a = try fixture.tenant()
+        let api = try fixture.responder(clock: { PaymentTests.now })
+        let one = try buyer(api, key: a.key, email: "shared@example.com")
+        let two = try buyer(api, key: a.key, email: "shared@example.com")
+        let hash = LookupHash.email("shared@example.com", pepper: TestIdentity.secrets().lookupPepper)
+        let owner = try fixture.ownerConnection()
+        #expect(try count(owner, "lookup_refs WHERE org_id = $1::uuid AND hash = $2",
+                          [.text(a.org), .text(hash)]) == 1)
+        #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/users/\(one)/erasure", key: a.key)).status == 202)
+        // The other buyer's row still holds the hash and needs the reference on replay.
+        #expect(try count(owner, "lookup_refs WHERE org_id = $1::uuid AND hash = $2",
+                          [.text(a.org), .text(hash)]) == 1)
+        _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(try count(owner, "buyer_emails WHERE guid = $1", [.text(two)]) == 1)
+        #expect(try count(owner, "buyer_emails WHERE guid = $1", [.text(one)]) == 0)
+        #expect(api.respond(to: s2sRequest(.post, "/s2s/v1/users/\(two)/erasure", key: a.key)).status == 202)
+        #expect(try count(owner, "lookup_refs WHERE org_id = $1::uuid", [.text(a.org)]) == 0)
+        #expect(try count(owner, "events WHERE org_id = $1::uuid AND data::text LIKE '%' || $2 || '%'",
+                          [.text(a.org), .text(hash)]) == 0)
+    }
+
     @Test func theApplicationRoleCannotUndoNorBypassAnAuditedErasure() throws {
         let fixture = try TenantFixture.migrated()
         let a = try fixture.tenant()
