@@ -86,6 +86,9 @@ enum Handlers {
         case .replayEvents(let token): return try ReplayHandler.events(request, environment, token: token)
         case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
         case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
+        case .appConversions(let appId):
+            return try AppConversionsHandler.list(request, context, environment, appId: appId)
+        case .appSessions(let appId): return try AppSessionsHandler.list(request, context, environment, appId: appId)
         }
     }
 }

@@ -135,6 +135,10 @@ public enum Route: Sendable, Equatable {
     case links
     /// `GET /v1/go/{ref}`: a go link: records a click with a click token, 302 by platform (docs/app-links.md).
     case goLink(ref: String)
+    /// `GET /s2s/v1/apps/{appId}/conversions?from=&to=`: an app's confirmed conversions per UTC day and install tier.
+    case appConversions(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/sessions?from=&to=`: an app's sessions, installs, screen views and events per UTC day.
+    case appSessions(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -215,6 +219,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/replay/{token}/events") { .replayEvents(token: $0["token"] ?? "") },
         Endpoint(.get, "/replay-player.js") { _ in .replayPlayerScript },
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/conversions") { .appConversions(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/sessions") { .appSessions(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -253,6 +259,7 @@ public enum Route: Sendable, Equatable {
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
         case .appInstalls: return 0
+        case .appConversions, .appSessions: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -304,6 +311,7 @@ public enum Route: Sendable, Equatable {
             return .open
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
+        case .appConversions, .appSessions: return .secretKey
         }
     }
 

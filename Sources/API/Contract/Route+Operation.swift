@@ -67,6 +67,8 @@ extension Route {
         case .replayEvents: return ReplayOperations.events
         case .replayPlayerScript: return ReplayOperations.script
         case .replayPlayerStyle: return ReplayOperations.style
+        case .appConversions: return IngestReadOperations.conversions
+        case .appSessions: return IngestReadOperations.sessions
         }
     }
 }

@@ -16,6 +16,12 @@ public struct IngestModel: Sendable {
     public let recordInstall: RecordInstall
     /// Installs per day and tier (`GET /s2s/v1/apps/{appId}/installs`).
     public let installs: InstallCounts
+    /// The `purchase` hints of stored batches, joined with payments into conversions.
+    public let recordPurchaseHints: RecordPurchaseHints
+    /// Confirmed conversions per day and install tier (`GET /s2s/v1/apps/{appId}/conversions`).
+    public let conversions: ConversionCounts
+    /// Sessions, screen views and events per day (`GET /s2s/v1/apps/{appId}/sessions`).
+    public let sessions: SessionCounts
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -26,5 +32,8 @@ public struct IngestModel: Sendable {
         self.recordings = RecordingStore(pool: log.pool)
         self.recordInstall = RecordInstall(log: log)
         self.installs = InstallCounts(pool: log.pool)
+        self.recordPurchaseHints = RecordPurchaseHints(log: log)
+        self.conversions = ConversionCounts(pool: log.pool)
+        self.sessions = SessionCounts(pool: log.pool)
     }
 }
