@@ -89,6 +89,7 @@ enum Handlers {
         case .appConversions(let appId):
             return try AppConversionsHandler.list(request, context, environment, appId: appId)
         case .appSessions(let appId): return try AppSessionsHandler.list(request, context, environment, appId: appId)
+        case .appExport(let appId): return try AppExportHandler.export(request, context, environment, appId: appId)
         }
     }
 }

@@ -139,6 +139,8 @@ public enum Route: Sendable, Equatable {
     case appConversions(appId: String)
     /// `GET /s2s/v1/apps/{appId}/sessions?from=&to=`: an app's sessions, installs, screen views and events per UTC day.
     case appSessions(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/export?day=`: an app's raw ingest rows of one UTC day as JSON Lines, streamed.
+    case appExport(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -221,6 +223,7 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/replay-player.css") { _ in .replayPlayerStyle },
         Endpoint(.get, "/s2s/v1/apps/{appId}/conversions") { .appConversions(appId: $0["appId"] ?? "") },
         Endpoint(.get, "/s2s/v1/apps/{appId}/sessions") { .appSessions(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/export") { .appExport(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -260,6 +263,7 @@ public enum Route: Sendable, Equatable {
         case .ingestLead: return 8192
         case .appInstalls: return 0
         case .appConversions, .appSessions: return 0
+        case .appExport: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -312,6 +316,7 @@ public enum Route: Sendable, Equatable {
         case .ingestLead: return .open
         case .appLeads, .createLink, .links: return .secretKey
         case .appConversions, .appSessions: return .secretKey
+        case .appExport: return .secretKey
         }
     }
 

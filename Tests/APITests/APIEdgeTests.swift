@@ -139,6 +139,7 @@ import TestSupport
                                    "/v1/m/install", "/s2s/v1/apps/{appId}/installs",
                                    "/s2s/v1/links", "/v1/go/{ref}",
                                    "/s2s/v1/apps/{appId}/conversions", "/s2s/v1/apps/{appId}/sessions",
+                                   "/s2s/v1/apps/{appId}/export",
                                    "/s2s/v1/apps/{appId}/recordings/replay-links", "/replay/{token}",
                                    "/replay/{token}/events", "/replay-player.js", "/replay-player.css"])
         #expect(Set(paths.keys) == Set(Route.router.patterns))

@@ -47,6 +47,10 @@ import TestSupport
         // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
         "go_links": Grants(table: ["SELECT", "INSERT"]),
         "link_clicks": Grants(table: ["SELECT", "INSERT"]),
+        // App conversions (0035): a hint half and a confirmation half are each filled in once, then marked converted.
+        "app_conversions": Grants(table: ["SELECT", "INSERT"],
+                                  updatable: ["app_id", "install_hash", "session_id", "hinted_at", "source", "amount",
+                                              "currency", "product_id", "confirmed_at", "converted_at", "day"]),
         "proxy_keys": Grants(table: ["SELECT", "INSERT"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),

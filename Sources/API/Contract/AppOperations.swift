@@ -65,6 +65,8 @@ enum AppOperations {
                         description: "its confirmed conversions per day and install tier"),
             OpenAPILink(name: "sessions", operationId: "listAppSessions", parameters: [("appId", appId)],
                         description: "its sessions, screen views and events per day"),
+            OpenAPILink(name: "export", operationId: "exportAppDay", parameters: [("appId", appId)],
+                        description: "one day's raw ingest rows as JSON Lines"),
         ]
     }
 

@@ -57,4 +57,21 @@ enum IngestReadOperations {
                 ]))),
             ])),
         ] + errors)
+
+    static let export = OpenAPIOperation(
+        id: "exportAppDay", summary: "An app's raw ingest rows of one UTC day as JSON Lines",
+        description: "Streamed (chunked) as application/x-ndjson: one JSON object per line, first the day's sessions "
+            + "(type session), then screen views (type screen), then events (type event, props as sent). The install "
+            + "is its keyed hash only. A day with no rows, or not in the calendar, is an empty body. Rows of days "
+            + "older than the retention (INGEST_RETENTION_DAYS) are gone.",
+        tag: "server-to-server",
+        parameters: [
+            .path("appId", ContractFields.appId),
+            .query("day", JSONSchema.string(pattern: AppExportHandler.dayPattern, lengths: 10...10), required: true,
+                   "the UTC day, YYYY-MM-DD"),
+        ],
+        responses: [
+            OpenAPIResponse(status: 200, description: "the day's rows, one JSON object per line",
+                            content: ("application/x-ndjson", .string())),
+        ] + errors)
 }

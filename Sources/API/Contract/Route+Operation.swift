@@ -69,6 +69,7 @@ extension Route {
         case .replayPlayerStyle: return ReplayOperations.style
         case .appConversions: return IngestReadOperations.conversions
         case .appSessions: return IngestReadOperations.sessions
+        case .appExport: return IngestReadOperations.export
         }
     }
 }

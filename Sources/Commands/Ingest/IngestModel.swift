@@ -22,6 +22,8 @@ public struct IngestModel: Sendable {
     public let conversions: ConversionCounts
     /// Sessions, screen views and events per day (`GET /s2s/v1/apps/{appId}/sessions`).
     public let sessions: SessionCounts
+    /// A day's raw rows as JSON Lines (`GET /s2s/v1/apps/{appId}/export`).
+    public let export: IngestExport
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -35,5 +37,6 @@ public struct IngestModel: Sendable {
         self.recordPurchaseHints = RecordPurchaseHints(log: log)
         self.conversions = ConversionCounts(pool: log.pool)
         self.sessions = SessionCounts(pool: log.pool)
+        self.export = IngestExport(pool: log.pool)
     }
 }

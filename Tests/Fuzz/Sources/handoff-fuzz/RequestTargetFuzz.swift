@@ -104,6 +104,7 @@ enum RequestTargetFuzz {
         case .appLeads(let appId): [("appId", appId)]
         case .goLink(let ref): [("ref", ref)]
         case .appConversions(let appId), .appSessions(let appId): [("appId", appId)]
+        case .appExport(let appId): [("appId", appId)]
         default: []
         }
     }
