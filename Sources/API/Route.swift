@@ -137,7 +137,7 @@ public enum Route: Sendable, Equatable {
     case goLink(ref: String)
     /// `GET /s2s/v1/apps/{appId}/conversions?from=&to=`: an app's confirmed conversions per UTC day and install tier.
     case appConversions(appId: String)
-    /// `GET /s2s/v1/apps/{appId}/sessions?from=&to=`: an app's sessions, installs, screen views and events per UTC day.
+    /// `GET /s2s/v1/apps/{appId}/sessions?from=&to=`: an app's sessions, installs, screens and events per UTC day.
     case appSessions(appId: String)
     /// `GET /s2s/v1/apps/{appId}/export?day=`: an app's raw ingest rows of one UTC day as JSON Lines, streamed.
     case appExport(appId: String)

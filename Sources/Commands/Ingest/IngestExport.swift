@@ -67,7 +67,7 @@ public struct IngestExport: Sendable {
 
     private static let time = "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'"
 
-    /// One page of `kind` after the key `after`, as `line` (the JSON text), `session_id` and `k` (the rest of the key).
+    /// One page of `kind` after the key `after`: `line` (the JSON text), `session_id` and `k` (the rest of the key).
     func page(_ kind: Kind, org: OrgID, app: AppID, day: String, after: (session: String, key: String)?) throws
         -> [Row]
     {
