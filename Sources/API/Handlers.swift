@@ -94,6 +94,10 @@ enum Handlers {
             return try ReplayHandler.screenshot(request, environment, token: token, sha: sha)
         case .replayPlayerScript: return try ReplayHandler.asset(request, environment, script: true)
         case .replayPlayerStyle: return try ReplayHandler.asset(request, environment, script: false)
+        case .appConversions(let appId):
+            return try AppConversionsHandler.list(request, context, environment, appId: appId)
+        case .appSessions(let appId): return try AppSessionsHandler.list(request, context, environment, appId: appId)
+        case .appExport(let appId): return try AppExportHandler.export(request, context, environment, appId: appId)
         }
     }
 }

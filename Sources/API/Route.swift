@@ -148,6 +148,12 @@ public enum Route: Sendable, Equatable {
     case ingestPostback(kind: String, endpoint: String, trailingSlash: Bool)
     /// `GET /s2s/v1/apps/{appId}/postbacks?from=&to=`: an app's signed postbacks per ad network and source identifier.
     case appPostbacks(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/conversions?from=&to=`: an app's confirmed conversions per UTC day and install tier.
+    case appConversions(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/sessions?from=&to=`: an app's sessions, installs, screens and events per UTC day.
+    case appSessions(appId: String)
+    /// `GET /s2s/v1/apps/{appId}/export?day=`: an app's raw ingest rows of one UTC day as JSON Lines, streamed.
+    case appExport(appId: String)
 
     /// Every endpoint: method, path pattern, and the route value a match yields. The router and `/openapi.json` are
     /// both built from this list, so a route cannot be served without being described.
@@ -241,6 +247,9 @@ public enum Route: Sendable, Equatable {
             .ingestPostback(kind: $0["kind"] ?? "", endpoint: $0["endpoint"] ?? "", trailingSlash: true)
         },
         Endpoint(.get, "/s2s/v1/apps/{appId}/postbacks") { .appPostbacks(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/conversions") { .appConversions(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/sessions") { .appSessions(appId: $0["appId"] ?? "") },
+        Endpoint(.get, "/s2s/v1/apps/{appId}/export") { .appExport(appId: $0["appId"] ?? "") },
     ]
 
     /// The routing table, from `endpoints`.
@@ -283,6 +292,8 @@ public enum Route: Sendable, Equatable {
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
         case .appInstalls: return 0
+        case .appConversions, .appSessions: return 0
+        case .appExport: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
         case .captureFingerprint, .resolveByFingerprint, .refundPayment, .appAccountToken, .bind: return 1024
@@ -346,6 +357,8 @@ public enum Route: Sendable, Equatable {
         // The proxy key is checked by the handler (403 `key`, the compact shape).
         case .ingestPostback: return .open
         case .appPostbacks: return .secretKey
+        case .appConversions, .appSessions: return .secretKey
+        case .appExport: return .secretKey
         }
     }
 

@@ -154,11 +154,18 @@ private func peerAddress(_ connection: OpaquePointer) -> String {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// Hands a response to libmicrohttpd, which copies the body; `Content-Length` is left to it.
+/// Hands a response to libmicrohttpd, which copies the body; `Content-Length` is left to it. A streamed body is
+/// sent chunked, read through `streamRead` (libmicrohttpd keeps the stream until it calls `streamFreed`).
 private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
-    let handle = response.body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                        .RESPMEM_MUST_COPY)
+    let handle: OpaquePointer?
+    if let stream = response.stream {
+        handle = MHD_create_response_from_callback(UInt64.max, 32 * 1024, streamRead,
+                                                   Unmanaged.passRetained(stream).toOpaque(), streamFreed)
+    } else {
+        handle = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
     }
     guard let handle else { return .NO }
     defer { MHD_destroy_response(handle) }
@@ -173,4 +180,17 @@ private func isContentLength(_ name: String) -> Bool {
     let expected = "content-length".utf8
     guard name.utf8.count == expected.count else { return false }
     return zip(name.utf8, expected).allSatisfy { ($0 | 0x20) == $1 }
+}
+
+/// Reads the next bytes of a streamed body (`ResponseStream`) into libmicrohttpd's buffer.
+let streamRead: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = {
+    cls, _, buffer, max in
+    guard let cls, let buffer else { return -2 }
+    return Unmanaged<ResponseStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+/// Releases a streamed body once libmicrohttpd is done with it (sent, failed or the connection closed).
+let streamFreed: @convention(c) (UnsafeMutableRawPointer?) -> Void = { cls in
+    guard let cls else { return }
+    Unmanaged<ResponseStream>.fromOpaque(cls).release()
 }

@@ -8,11 +8,14 @@ public struct Response: Sendable {
     public var headers: Headers
     /// The body bytes.
     public var body: [UInt8]
+    /// A body made while it is sent, instead of `body` (which is then ignored); nil for most answers.
+    public var stream: ResponseStream?
 
     /// Makes a response.
-    public init(status: Int, headers: Headers = Headers(), body: [UInt8] = []) {
+    public init(status: Int, headers: Headers = Headers(), body: [UInt8] = [], stream: ResponseStream? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.stream = stream
     }
 }

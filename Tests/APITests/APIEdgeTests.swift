@@ -138,6 +138,8 @@ import TestSupport
                                    "/v1/m/lead", "/s2s/v1/apps/{appId}/leads",
                                    "/v1/m/install", "/s2s/v1/apps/{appId}/installs",
                                    "/s2s/v1/links", "/v1/go/{ref}",
+                                   "/s2s/v1/apps/{appId}/conversions", "/s2s/v1/apps/{appId}/sessions",
+                                   "/s2s/v1/apps/{appId}/export",
                                    "/s2s/v1/apps/{appId}/recordings/replay-links", "/replay/{token}",
                                    "/v1/m/postbacks/{kind}/{endpoint}", "/v1/m/postbacks/{kind}/{endpoint}/",
                                    "/s2s/v1/apps/{appId}/postbacks",

@@ -8,6 +8,7 @@ enum TestRoute: Sendable, Equatable {
     case upload
     case slow
     case clientIP
+    case stream
 }
 
 /// A responder over a `Router`, answering plain text that shows what the server handed it.
@@ -22,6 +23,7 @@ struct TestResponder: Responder {
         router.add(.post, "/upload") { _ in .upload }
         router.add(.get, "/slow") { _ in .slow }
         router.add(.get, "/ip") { _ in .clientIP }
+        router.add(.get, "/stream") { _ in .stream }
         return router
     }()
 
@@ -40,6 +42,9 @@ struct TestResponder: Responder {
             return text("slept")
         case .found(.clientIP, _):
             return text("client=\(request.clientIP) remote=\(request.remoteAddress)")
+        case .found(.stream, _):
+            return Response(status: 200, headers: ["Content-Type": "text/plain"],
+                            stream: StreamedResponseTests.pieces(fail: request.query["fail"] == "1"))
         case .methodNotAllowed(let allowed):
             return Response(status: 405, headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
         case .notFound:

@@ -53,6 +53,10 @@ import TestSupport
         "proxy_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),
         // Apple's postback copies (0037): a signed copy replaces a stored failed one (every column); nothing deleted.
         "app_postbacks": Grants(table: ["SELECT", "INSERT", "UPDATE"]),
+        // App conversions (0035): a hint half and a confirmation half are each filled in once, then marked converted.
+        "app_conversions": Grants(table: ["SELECT", "INSERT"],
+                                  updatable: ["app_id", "install_hash", "session_id", "hinted_at", "source", "amount",
+                                              "currency", "product_id", "confirmed_at", "converted_at", "day"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

@@ -144,6 +144,10 @@ import TestSupport
             VALUES (substr(md5(gen_random_uuid()::text), 1, 22), $1::uuid, gen_random_uuid(), gen_random_uuid(),
                     'web', repeat('a', 64), false, now())
             """),
+        Table(name: "app_conversions", insert: """
+            INSERT INTO app_conversions (org_id, project_id, order_id, source, amount, currency, confirmed_at)
+            VALUES ($1::uuid, gen_random_uuid(), 'GPA.' || md5(gen_random_uuid()::text), 'payment', 499, 'EUR', now())
+            """),
         Table(name: "proxy_keys", insert: """
             INSERT INTO proxy_keys (proxy_key_id, org_id, key_hash, visible_prefix, domains, created_at)
             VALUES (gen_random_uuid(), $1::uuid, encode(sha256(gen_random_uuid()::text::bytea), 'hex'), 'px_abcdefgh',

@@ -62,6 +62,12 @@ enum AppOperations {
                         description: "the lead forms its SDK sent"),
             OpenAPILink(name: "installs", operationId: "listAppInstalls", parameters: [("appId", appId)],
                         description: "its installs per day and tier"),
+            OpenAPILink(name: "conversions", operationId: "listAppConversions", parameters: [("appId", appId)],
+                        description: "its confirmed conversions per day and install tier"),
+            OpenAPILink(name: "sessions", operationId: "listAppSessions", parameters: [("appId", appId)],
+                        description: "its sessions, screen views and events per day"),
+            OpenAPILink(name: "export", operationId: "exportAppDay", parameters: [("appId", appId)],
+                        description: "one day's raw ingest rows as JSON Lines"),
         ]
     }
 

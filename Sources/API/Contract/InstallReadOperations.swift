@@ -2,7 +2,7 @@ import Domain
 
 /// The S2S reads of app installs (issue 20, docs/app-ingest.md "Reading installs").
 enum InstallReadOperations {
-    private static let tiers = JSONSchema.object(InstallTier.allCases.map {
+    static let tiers = JSONSchema.object(InstallTier.allCases.map {
         .required($0.rawValue, .integer(minimum: 0))
     })
 

@@ -73,6 +73,9 @@ extension Route {
         case .replayPlayerStyle: return ReplayOperations.style
         case .ingestPostback(_, _, let trailingSlash): return PostbackOperations.copy(trailingSlash: trailingSlash)
         case .appPostbacks: return PostbackOperations.list
+        case .appConversions: return IngestReadOperations.conversions
+        case .appSessions: return IngestReadOperations.sessions
+        case .appExport: return IngestReadOperations.export
         }
     }
 }

@@ -54,6 +54,9 @@ enum IngestBatchHandler {
         }
         let rows = self.rows(body, app: app, agent: agent, consent: consent, offset: offset, pepper: pepper)
         try environment.model.ingest.rows.write(rows)
+        // `purchase` hints wait for (or complete) their confirmation by a payment: docs/app-ingest.md "Conversions".
+        try environment.model.ingest.recordPurchaseHints.run(rows, metadata: EventMetadata(
+            actor: .system("app-purchase-hint"), requestId: context.requestID, correlationId: context.requestID))
         return try answer(stored: true, rev: app.rev, reason: nil)
     }
 

@@ -18,6 +18,14 @@ public struct IngestModel: Sendable {
     public let installs: InstallCounts
     /// Apple's postback copies (`POST /v1/m/postbacks/{kind}/{endpoint}`) and their aggregates.
     public let postbacks: PostbackStore
+    /// The `purchase` hints of stored batches, joined with payments into conversions.
+    public let recordPurchaseHints: RecordPurchaseHints
+    /// Confirmed conversions per day and install tier (`GET /s2s/v1/apps/{appId}/conversions`).
+    public let conversions: ConversionCounts
+    /// Sessions, screen views and events per day (`GET /s2s/v1/apps/{appId}/sessions`).
+    public let sessions: SessionCounts
+    /// A day's raw rows as JSON Lines (`GET /s2s/v1/apps/{appId}/export`).
+    public let export: IngestExport
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -29,5 +37,9 @@ public struct IngestModel: Sendable {
         self.recordInstall = RecordInstall(log: log)
         self.installs = InstallCounts(pool: log.pool)
         self.postbacks = PostbackStore(pool: log.pool)
+        self.recordPurchaseHints = RecordPurchaseHints(log: log)
+        self.conversions = ConversionCounts(pool: log.pool)
+        self.sessions = SessionCounts(pool: log.pool)
+        self.export = IngestExport(pool: log.pool)
     }
 }

@@ -183,6 +183,10 @@ public struct RecordPayment: Sendable {
         ]
         try transaction.append(org: org.uuid, stream: PaymentStreams.payment(payment.paymentId),
                                expectedVersion: .noStream, events: events, metadata: metadata)
+        try ConversionMatch(org: org.uuid, projectId: project.description).confirm(
+            .init(orderId: payment.paymentId, source: "payment", amount: payment.amount, currency: payment.currency,
+                  productId: payment.productId),
+            metadata: metadata, transaction: transaction)
         return Recorded(guid: guid, paymentId: payment.paymentId, projectId: project, handoffCode: handoffCode,
                         handoffExpiresAt: handoff.expiresAt, installToken: installToken,
                         installExpiresAt: install.expiresAt)

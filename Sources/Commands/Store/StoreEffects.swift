@@ -30,6 +30,11 @@ struct StoreEffects {
             let stored = try self.stored(purchase.paymentId, org: org, on: connection)
             try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,
                        transaction: transaction)
+            // A verified purchase confirms an app's purchase hint of the same order, known buyer or not.
+            try ConversionMatch(org: self.org, projectId: projectId).confirm(
+                .init(orderId: purchase.paymentId, source: store.rawValue, amount: purchase.amount,
+                      currency: purchase.currency, productId: purchase.productId),
+                metadata: metadata, transaction: transaction)
         case .expire(let paymentId, _), .revoke(let paymentId, _):
             let stored = try self.stored(paymentId, org: org, on: connection)
             try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,

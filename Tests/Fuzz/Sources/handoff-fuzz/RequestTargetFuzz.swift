@@ -107,6 +107,8 @@ enum RequestTargetFuzz {
         case .goLink(let ref): [("ref", ref)]
         case .ingestPostback(let kind, let endpoint, _): [("kind", kind), ("endpoint", endpoint)]
         case .appPostbacks(let appId): [("appId", appId)]
+        case .appConversions(let appId), .appSessions(let appId): [("appId", appId)]
+        case .appExport(let appId): [("appId", appId)]
         default: []
         }
     }
