@@ -125,6 +125,10 @@ public enum Route: Sendable, Equatable {
     case ingestLead
     /// `GET /s2s/v1/apps/{appId}/leads?limit=&after=`: the leads an app of the key's project received, newest first.
     case appLeads(appId: String)
+    /// `POST /v1/m/erase`: a device erases its install, proving it holds the erase secret (always 202).
+    case ingestErase
+    /// `POST /v1/projects/{project}/app-users/erase`: erase a user's app installs by user id or e-mail (202).
+    case eraseAppUsers(project: String)
     /// `POST /v1/m/install`: an install's first open with its sources; answers its tier, once per install.
     case ingestInstall
     /// `GET /s2s/v1/apps/{appId}/installs?from=&to=`: an app's installs per UTC day and tier.
@@ -203,6 +207,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/recordings") { .appRecordings(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/v1/m/lead") { _ in .ingestLead },
         Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/v1/m/erase") { _ in .ingestErase },
+        Endpoint(.post, "/v1/projects/{project}/app-users/erase") { .eraseAppUsers(project: $0["project"] ?? "") },
         Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
         Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
@@ -252,6 +258,10 @@ public enum Route: Sendable, Equatable {
         case .appLeads: return 0
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
+        // `IngestEraseHandler` caps the inflated body at the same.
+        case .ingestErase: return 1024
+        // A user id of up to 256 characters and an address of up to 254, each character possibly escaped.
+        case .eraseAppUsers: return 4096
         case .appInstalls: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
@@ -303,6 +313,8 @@ public enum Route: Sendable, Equatable {
         case .dashboard, .goLink, .replay, .replayEvents, .replayPlayerScript, .replayPlayerStyle:
             return .open
         case .ingestLead: return .open
+        case .ingestErase: return .open
+        case .eraseAppUsers: return .secretKey
         case .appLeads, .createLink, .links: return .secretKey
         }
     }
@@ -312,6 +324,7 @@ public enum Route: Sendable, Equatable {
     var isIngest: Bool {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
+        case .ingestErase: return true
         default: return false
         }
     }

@@ -36,7 +36,10 @@ enum IngestInstallHandler {
         }
         let now = environment.clock()
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
-        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper)
+        let identified = try environment.model.ingest.identifyInstall.isIdentified(
+            org: app.orgId, app: app.appId, installHash: installHash(app, body, pepper))
+        let install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
+                               identified: identified)
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
         let outcome = try environment.model.ingest.recordInstall.run(install, orgId: app.orgId, metadata: metadata)
@@ -45,16 +48,18 @@ enum IngestInstallHandler {
 
     /// The install's event: its tier from the sources (only with attribution consent), the first open corrected by
     /// serverNow − `at` (one outside the 7 days before now is taken as now), the install kept only as
-    /// HMAC-SHA256(lookup pepper, `appId:inst`).
+    /// HMAC-SHA256(lookup pepper, `appId:inst`). `identified`: batches before it left an account token whose latest
+    /// batch granted attribution (the `identity` tier).
     static func recorded(_ body: AppInstallBody, app: IngestLookup.IngestApp, consent: IngestConsent,
-                         agent: SDKUserAgent?, now: Date, pepper: [UInt8]) -> AppInstallRecorded {
+                         agent: SDKUserAgent?, now: Date, pepper: [UInt8],
+                         identified: Bool = false) -> AppInstallRecorded {
         let offset = now.timeIntervalSince1970 - Double(body.sentAt) / 1000
         var firstOpen = Date(timeIntervalSince1970: Double(body.firstOpenAt ?? body.sentAt) / 1000 + offset)
         if firstOpen > now || firstOpen < now.addingTimeInterval(-firstOpenWindow) { firstOpen = now }
         let referrer = body.play.map { PlayReferrer.parse($0.referrer) }
         let tier = InstallAttribution.tier(consent: consent, play: referrer,
                                            appleAds: body.appleAdsToken == nil ? .none : .unresolved,
-                                           link: body.link != nil, identity: false)
+                                           link: body.link != nil, identity: identified)
         var sources = AppInstallRecorded.Sources()
         if consent.usesInstallSources {
             sources = AppInstallRecorded.Sources(
@@ -62,11 +67,15 @@ enum IngestInstallHandler {
                 utmTerm: referrer?.utmTerm, utmContent: referrer?.utmContent, gclid: referrer?.gclid,
                 x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link)
         }
-        let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
         return AppInstallRecorded(
-            appId: app.appId, projectId: app.projectId, installHash: install, tier: tier,
+            appId: app.appId, projectId: app.projectId, installHash: installHash(app, body, pepper), tier: tier,
             installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
             sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
+    }
+
+    /// The install kept only as HMAC-SHA256(lookup pepper, `appId:inst`), as batches keep it.
+    private static func installHash(_ app: IngestLookup.IngestApp, _ body: AppInstallBody, _ pepper: [UInt8]) -> String {
+        Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
     }
 
     private struct Answer: Encodable {

@@ -16,6 +16,8 @@ public struct IngestModel: Sendable {
     public let recordInstall: RecordInstall
     /// Installs per day and tier (`GET /s2s/v1/apps/{appId}/installs`).
     public let installs: InstallCounts
+    /// The `identity` install tier from batches' account tokens.
+    public let identifyInstall: IdentifyInstall
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -26,5 +28,6 @@ public struct IngestModel: Sendable {
         self.recordings = RecordingStore(pool: log.pool)
         self.recordInstall = RecordInstall(log: log)
         self.installs = InstallCounts(pool: log.pool)
+        self.identifyInstall = IdentifyInstall(log: log)
     }
 }

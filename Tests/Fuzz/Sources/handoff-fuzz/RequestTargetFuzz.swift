@@ -103,6 +103,7 @@ enum RequestTargetFuzz {
         case .ingestConfig(let publishableKey): [("pk", publishableKey)]
         case .appLeads(let appId): [("appId", appId)]
         case .goLink(let ref): [("ref", ref)]
+        case .eraseAppUsers(let project): [("project", project)]
         default: []
         }
     }
