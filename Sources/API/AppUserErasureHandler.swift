@@ -3,8 +3,9 @@ import Domain
 import Foundation
 import HTTPServer
 
-/// `POST /v1/projects/{project}/app-users/erase`: the project's server erases a user's app installs (docs/app-ingest.md
-/// "Erase"), by user id or e-mail address, hashed as the SDK hashes them; answers `202 {"erasureId","installs":N}`.
+/// `POST /v1/projects/{project}/app-users/erase`: the project's server erases a user's app installs
+/// (docs/app-ingest.md "Erase"), by user id or e-mail address, hashed as the SDK hashes them; answers
+/// `202 {"erasureId","installs":N}`.
 /// `project` must be the key's project: another project's or organization's id is 404, as an unknown one.
 enum AppUserErasureHandler {
     static func erase(_ request: Request, _ context: RequestContext, _ environment: Environment,

@@ -29,17 +29,23 @@ import TestSupport
         "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "settings",
                                                                                    "updated_at"]),
         // App ingest rows (0029), partitioned by day: sessions and screen views move, events are only inserted.
-        "ingest_sessions": Grants(table: ["SELECT", "INSERT"],
+        // An install's rows are deleted by its erasure (0034).
+        "ingest_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                   updatable: ["last_seen_at", "batches", "sdk", "sdk_version", "os_version",
                                               "app_version", "consent"]),
-        "ingest_events": Grants(table: ["SELECT", "INSERT"]),
-        "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
+        "ingest_events": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        "ingest_screen_views": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),
         // Session recordings (0033): inserted; an install's sessions and packets are deleted by a device erasure.
         "recording_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         "recording_assets": Grants(table: ["SELECT", "INSERT"]),
+        // Install identities (0034): a batch inserts an install's account tokens and moves their attribution and last
+        // sighting, and keeps its first erase proof; an erasure deletes both.
+        "app_install_identities": Grants(table: ["SELECT", "INSERT", "DELETE"],
+                                         updatable: ["attribution", "last_seen_at"]),
+        "app_install_erase_proofs": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.

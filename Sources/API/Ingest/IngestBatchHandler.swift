@@ -47,7 +47,8 @@ enum IngestBatchHandler {
         if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
                                               quotaLeft: { quota.take(project: app.projectId, now: now,
                                                                       redis: environment.redis) }) {
-            if reason != .bot, let proof = body.eraseProof, let pepper = environment.model.identity?.secrets.lookupPepper {
+            if reason != .bot, let proof = body.eraseProof,
+               let pepper = environment.model.identity?.secrets.lookupPepper {
                 try environment.model.ingest.rows.keepEraseProof(org: app.orgId, app: app.appId,
                                                                  installHash: installHash(app, body, pepper),
                                                                  proof: proof)

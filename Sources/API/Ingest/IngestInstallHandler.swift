@@ -74,7 +74,8 @@ enum IngestInstallHandler {
     }
 
     /// The install kept only as HMAC-SHA256(lookup pepper, `appId:inst`), as batches keep it.
-    private static func installHash(_ app: IngestLookup.IngestApp, _ body: AppInstallBody, _ pepper: [UInt8]) -> String {
+    private static func installHash(_ app: IngestLookup.IngestApp, _ body: AppInstallBody,
+                                    _ pepper: [UInt8]) -> String {
         Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
     }
 

@@ -4,7 +4,9 @@ import Foundation
 public enum InstallIdentityStreams {
     /// The erasures of one install of an app: its `AppInstallErased` events. Not the install's own stream
     /// (`IngestStreams.install`), which its `AppInstallRecorded` must open, also after an erasure.
-    public static func erasure(app: AppID, installHash: String) -> String { "app-install-erasure-\(app)-\(installHash)" }
+    public static func erasure(app: AppID, installHash: String) -> String {
+        "app-install-erasure-\(app)-\(installHash)"
+    }
 }
 
 /// An install was identified by a batch's `id` while attribution was granted, and its tier moved to `identity`
