@@ -10,8 +10,9 @@ import Postgres
 ///
 /// Per install: its recordings are deleted first (`RecordingStore.erase`), then in one transaction its sessions,
 /// screen views and events (the day-partitioned ingest rows), account tokens and erase proof are deleted, its
-/// personal-data key `app-install:<hash>` is destroyed (which shreds its leads' contact data) and `AppInstallErased`
-/// is appended. Recordings go first so that a failure in between leaves the proof, and a retry erases the rest.
+/// personal-data key `app-install:<hash>` is destroyed (which shreds its leads' contact data: the owner's
+/// `app_install_erase`, after the append, as buyer erasure does) and `AppInstallErased` is appended. Recordings go
+/// first so that a failure in between leaves the proof, and a retry erases the rest.
 public struct EraseInstall: Sendable {
     private let context: IdentityContext
     private let recordings: RecordingStore
@@ -102,9 +103,6 @@ public struct EraseInstall: Sendable {
                     try connection.query("DELETE FROM \(table) WHERE app_id = $1::uuid AND install_hash = $2",
                                          parameters)
                 }
-                try context.subjectKeys.destroy(
-                    org: org.uuid, subject: AppLeadStreams.installSubject(installHash: install.installHash),
-                    on: connection)
                 try transaction.append(
                     org: org.uuid,
                     stream: InstallIdentityStreams.erasure(app: install.appId, installHash: install.installHash),
@@ -113,6 +111,11 @@ public struct EraseInstall: Sendable {
                                                            projectId: install.projectId,
                                                            installHash: install.installHash, origin: origin))],
                     metadata: metadata)
+                // The owner's function destroys the key, and only for the erasure this transaction recorded.
+                try connection.query("SELECT app_install_erase($1::uuid, $2::uuid, $3, $4::uuid)", [
+                    .text(org.description), .text(install.appId.description), .text(install.installHash),
+                    .text(erasureId.uuidString.lowercased()),
+                ])
             }
         }
     }

@@ -49,6 +49,35 @@ BEGIN
 END
 $$;
 
+-- Destroys the personal-data key of an erased install (`app-install:<install hash>`, which seals its leads' contact
+-- data), in the transaction that appended its `AppInstallErased` (erasure id `p_erasure_id`) — the application role
+-- has no UPDATE on `subject_keys`, so this is its only way to destroy a key that exists, and only for an erasure the
+-- transaction's org recorded.
+CREATE FUNCTION app_install_erase(p_org uuid, p_app uuid, p_install_hash text, p_erasure_id uuid) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF strpos(coalesce(current_setting('handoff.org_id', true), ''), p_org::text) = 0 THEN
+        RAISE EXCEPTION 'app_install_erase: org is not in the transaction''s scope'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF p_install_hash !~ '^[0-9a-f]{64}$' THEN
+        RAISE EXCEPTION 'app_install_erase: not an install hash' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM events e
+                   WHERE e.org_id = p_org
+                       AND e.stream_id = 'app-install-erasure-' || p_app::text || '-' || p_install_hash
+                       AND e.event_type = 'AppInstallErased' AND e.data->>'erasureId' = p_erasure_id::text) THEN
+        RAISE EXCEPTION 'app_install_erase: no AppInstallErased event records this erasure'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    INSERT INTO subject_keys (org_id, subject_id, wrapped_key, destroyed_at)
+    VALUES (p_org, 'app-install:' || p_install_hash, NULL, now())
+    ON CONFLICT (org_id, subject_id) DO UPDATE
+        SET wrapped_key = NULL, destroyed_at = coalesce(subject_keys.destroyed_at, now());
+END
+$$;
+REVOKE ALL ON FUNCTION app_install_erase(uuid, uuid, text, uuid) FROM PUBLIC;
+
 -- The application role: identities are inserted and moved by batches; an erasure deletes an install's identities,
 -- proof and ingest rows (0029's parents: the partitions hold no grant and are reached only through them).
 DO $$
@@ -60,5 +89,6 @@ BEGIN
     GRANT SELECT, INSERT, DELETE, UPDATE (attribution, last_seen_at) ON app_install_identities TO handoff_app;
     GRANT SELECT, INSERT, DELETE ON app_install_erase_proofs TO handoff_app;
     GRANT DELETE ON ingest_sessions, ingest_events, ingest_screen_views TO handoff_app;
+    GRANT EXECUTE ON FUNCTION app_install_erase(uuid, uuid, text, uuid) TO handoff_app;
 END
 $$;

@@ -65,7 +65,8 @@ import TestSupport
         let app = try fixture.app()
         let foreign = try fixture.app()
         identify(fixture, app, inst: "A", #""xid":"\#(Self.sha("user-42"))""#)
-        let otherProject = erase(fixture, project: foreign.tenant.project, key: app.tenant.key, #"{"userId":"user-42"}"#)
+        let otherProject = erase(fixture, project: foreign.tenant.project, key: app.tenant.key,
+                                 #"{"userId":"user-42"}"#)
         #expect(otherProject.status == 404 && jsonObject(otherProject)["code"] as? String == "NOT_FOUND")
         let otherKey = erase(fixture, project: app.tenant.project, key: foreign.tenant.key, #"{"userId":"user-42"}"#)
         #expect(otherKey.status == 404)

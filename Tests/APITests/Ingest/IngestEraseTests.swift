@@ -107,7 +107,8 @@ extension IngestFixture {
     @Test func theFirstProofIsKeptAlsoFromABatchNotStoredForConsent() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
-        let first = IngestIdentityTests.batch(app.key, inst: "A", identity: nil, cs: "dddd", dp: Self.proof(Self.secret))
+        let first = IngestIdentityTests.batch(app.key, inst: "A", identity: nil, cs: "dddd",
+                                              dp: Self.proof(Self.secret))
         #expect(bodyText(fixture.batch(first)).contains(#""reason":"consent""#))
         #expect(try Self.counts(fixture, app: app.appId, inst: "A") == [0, 0, 0, 0, 1, 0])
         let later = IngestIdentityTests.batch(app.key, inst: "A", identity: nil, dp: Self.proof(Self.otherSecret))
@@ -144,7 +145,8 @@ extension IngestFixture {
              400, #"{"ok":false,"code":"invalid","detail":"inst is required"}"#),
             (Self.erase(key: "pk_3x_" + String(repeating: "A", count: 32), inst: "A"), 403,
              #"{"ok":false,"code":"key"}"#),
-            (Self.erase(key: app.key, inst: "A", bid: "com.example.Other"), 403, #"{"ok":false,"code":"app_mismatch"}"#),
+            (Self.erase(key: app.key, inst: "A", bid: "com.example.Other"), 403,
+             #"{"ok":false,"code":"app_mismatch"}"#),
         ]
         for (body, status, answer) in cases {
             let response = fixture.erase(body, clientIP: "198.51.100.92")

@@ -14,17 +14,19 @@ import TestSupport
     static let xid = String(repeating: "ab", count: 32)
     static let em = String(repeating: "cd", count: 32)
 
-    /// A batch of install `inst` of the iOS app with `id` members `identity` (JSON members), consent `cs` and erase
-    /// proof `dp` (the protocol example's when nil).
+    /// A batch of install `inst` (in its session `S-<inst>`) of the iOS app with `id` members `identity` (JSON
+    /// members), consent `cs` and erase proof `dp` (the protocol example's when nil).
     static func batch(_ key: String, inst: String, identity: String?, cs: String = "gggg",
                       dp: String? = nil) -> [UInt8] {
         var text = IngestBatchTests.batch(key: key, cs: cs, extra: identity.map { #","id":{"s":"S-1",\#($0)}"# } ?? "")
             .replacingOccurrences(of: #""inst":"I-4F2A""#, with: #""inst":"\#(inst)""#)
+            .replacingOccurrences(of: #""S-1""#, with: #""S-\#(inst)""#)
         if let dp { text = text.replacingOccurrences(of: String(repeating: "0a", count: 32), with: dp) }
         return Array(text.utf8)
     }
 
-    /// The install of `inst` of the iOS app, with consent `cs` and `sources` (JSON members, each with a leading comma).
+    /// The install of `inst` of the iOS app, with consent `cs` and `sources` (JSON members, each with a leading
+    /// comma).
     static func install(_ key: String, inst: String, cs: String = "gggg", sources: String = "") -> [UInt8] {
         Array(IngestInstallTests.install(key: key, inst: inst, plat: "ios", bid: "com.example.Reader", cs: cs,
                                          sources: sources).utf8)
@@ -101,7 +103,8 @@ import TestSupport
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
         let identity = #""xid":"\#(Self.xid)""#
-        let linked = fixture.install(Self.install(app.key, inst: "A", sources: #","link":"https://r.example.com/p/1""#))
+        let link = #","link":"https://r.example.com/p/1""#
+        let linked = fixture.install(Self.install(app.key, inst: "A", sources: link))
         #expect(bodyText(linked) == #"{"ok":true,"tier":"link"}"#)
         #expect(fixture.batch(Self.batch(app.key, inst: "A", identity: identity)).status == 200)
         #expect(try tier(fixture, app: app.appId, inst: "A") == "link")
