@@ -261,7 +261,7 @@ public enum Route: Sendable, Equatable {
         // `IngestEraseHandler` caps the inflated body at the same.
         case .ingestErase: return 1024
         // A user id of up to 256 characters and an address of up to 254, each character possibly escaped.
-        case .eraseAppUsers: return 4096
+        case .eraseAppUsers: return 8192
         case .appInstalls: return 0
         // Any body is ignored.
         case .createDashboardLink: return 1024
