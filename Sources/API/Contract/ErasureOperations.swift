@@ -44,12 +44,15 @@ enum ErasureOperations {
             + "SHA-256 of userId (id.xid), of the address trimmed and lowercased (id.em) or Google-normalized "
             + "(id.emg) — is erased as by the device's own erase: sessions, screen views, events, recordings and "
             + "account tokens deleted, its personal-data key destroyed, AppInstallErased recorded with this "
-            + "erasure's id. At least one of userId and email. A user with no installs answers 202 with installs 0.",
+            + "erasure's id. At least one of userId and email (null counts as absent). A user with no installs "
+            + "answers 202 with installs 0.",
         tag: "server-to-server",
         parameters: [.path("project", ContractFields.projectId, "the key's project")],
         body: .anyOf([
-            .object([.required("userId", ContractFields.externalId), .optional("email", ContractFields.email)]),
-            .object([.optional("userId", ContractFields.externalId), .required("email", ContractFields.email)]),
+            .object([.required("userId", ContractFields.externalId),
+                     .optional("email", ContractFields.email.nullable())]),
+            .object([.optional("userId", ContractFields.externalId.nullable()),
+                     .required("email", ContractFields.email)]),
         ]),
         responses: [
             .json(202, "erased: the erasure's id and how many installs", .object([

@@ -250,8 +250,8 @@ enum IngestOperations {
         description: "When SHA-256 of secret is the dp the install's batches carried (the first one kept), the "
             + "install's sessions, screen views, events, recordings and account tokens are deleted, its "
             + "personal-data key is destroyed (its leads' contact data reads as erased) and AppInstallErased is "
-            + "recorded. The answer is the same whether or not anything was erased. Taken in every consent state. 10 per minute per client "
-            + "IP. Content-Encoding: gzip is inflated under the same 1 KiB.",
+            + "recorded. The answer is the same whether or not anything was erased. Taken in every consent state. "
+            + "10 per minute per client IP. Content-Encoding: gzip is inflated under the same 1 KiB.",
         tag: "app-ingest",
         body: eraseBody,
         responses: [
