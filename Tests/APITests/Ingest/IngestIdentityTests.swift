@@ -2,6 +2,7 @@ import API
 import Commands
 import Crypto
 import Domain
+import EventStore
 import Foundation
 import HTTPServer
 import Postgres
@@ -87,6 +88,11 @@ import TestSupport
         let read = fixture.apps.send(.get, "/s2s/v1/apps/\(app.appId)/installs", key: app.tenant.key)
         let days = try #require(jsonObject(read)["days"] as? [[String: Any]])
         #expect((days.first?["tiers"] as? [String: Int])?["identity"] == 1)
+        // `handoff replay` folds the move again.
+        let owner = try fixture.apps.tenants.ownerConnection()
+        try owner.execute("UPDATE app_installs SET tier = 'organic'")
+        _ = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
+        #expect(try tier(fixture, app: app.appId, inst: "A") == "identity")
     }
 
     @Test func anUnknownInstallBecomesIdentityWhenALaterBatchGrantsAttribution() throws {
