@@ -63,6 +63,8 @@ public struct Environment: Sendable {
     public let ingestConfigLimit: RateLimit
     /// The budget of `POST /v1/m/lead`, counted per project and client IP and, separately, per project and install.
     public let ingestLeadLimit: RateLimit
+    /// The budget of each client IP on `POST /v1/m/erase`.
+    public let ingestEraseLimit: RateLimit
     /// The budget of each install (app and `inst`) on `POST /v1/m/batch`.
     public let ingestBatchInstallLimit: RateLimit
     /// The budget of each client IP on `POST /v1/m/batch`, whatever the app.
@@ -145,6 +147,10 @@ public struct Environment: Sendable {
     /// `unavailable` (fail closed, like every public limit).
     public static let defaultIngestLeadLimit = RateLimit.perWindow(
         name: "ingest-lead", count: 3, seconds: 60, onFailure: .closed)
+    /// 10 device erasures per minute per client IP (issue 20); without Redis, 503 `unavailable` (fail closed, like
+    /// every public limit: the proof it checks is a secret).
+    public static let defaultIngestEraseLimit = RateLimit.perWindow(
+        name: "ingest-erase", count: 10, seconds: 60, onFailure: .closed)
 
     /// 60 batches per minute per install (an SDK flushes every 15 s by default); without Redis, 2000 per second per
     /// process (fail open, like the daily quota: the limit protects capacity, not a secret).
@@ -186,6 +192,7 @@ public struct Environment: Sendable {
         ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
         ingestRecordingLimit: RateLimit = Environment.defaultIngestRecordingLimit,
         ingestLeadLimit: RateLimit = Environment.defaultIngestLeadLimit,
+        ingestEraseLimit: RateLimit = Environment.defaultIngestEraseLimit,
         ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
         ingestBatchAddressLimit: RateLimit = Environment.defaultIngestBatchAddressLimit,
         goLinkLimit: RateLimit = Environment.defaultGoLinkLimit
@@ -195,6 +202,7 @@ public struct Environment: Sendable {
         self.ingestBatchInstallLimit = ingestBatchInstallLimit
         self.ingestBatchAddressLimit = ingestBatchAddressLimit
         self.ingestLeadLimit = ingestLeadLimit
+        self.ingestEraseLimit = ingestEraseLimit
         self.ingestConfigLimit = ingestConfigLimit
         self.ingestDailyBatches = ingestDailyBatches
         self.model = model

@@ -75,6 +75,9 @@ enum Handlers {
             return try RecordingListHandler.list(request, context, environment, appId: appId)
         case .ingestLead: return try IngestLeadHandler.receive(request, context, environment)
         case .appLeads(let appId): return try AppLeadsHandler.list(request, context, environment, appId: appId)
+        case .ingestErase: return try IngestEraseHandler.receive(request, context, environment)
+        case .eraseAppUsers(let project):
+            return try AppUserErasureHandler.erase(request, context, environment, project: project)
         case .ingestInstall: return try IngestInstallHandler.receive(request, context, environment)
         case .appInstalls(let appId): return try AppInstallsHandler.list(request, context, environment, appId: appId)
         case .createLink: return try LinkHandler.create(request, context, environment)

@@ -127,6 +127,10 @@ public enum Route: Sendable, Equatable {
     case ingestLead
     /// `GET /s2s/v1/apps/{appId}/leads?limit=&after=`: the leads an app of the key's project received, newest first.
     case appLeads(appId: String)
+    /// `POST /v1/m/erase`: a device erases its install, proving it holds the erase secret (always 202).
+    case ingestErase
+    /// `POST /v1/projects/{project}/app-users/erase`: erase a user's app installs by user id or e-mail (202).
+    case eraseAppUsers(project: String)
     /// `POST /v1/m/install`: an install's first open with its sources; answers its tier, once per install.
     case ingestInstall
     /// `GET /s2s/v1/apps/{appId}/installs?from=&to=`: an app's installs per UTC day and tier.
@@ -222,6 +226,8 @@ public enum Route: Sendable, Equatable {
         Endpoint(.get, "/s2s/v1/apps/{appId}/recordings") { .appRecordings(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/v1/m/lead") { _ in .ingestLead },
         Endpoint(.get, "/s2s/v1/apps/{appId}/leads") { .appLeads(appId: $0["appId"] ?? "") },
+        Endpoint(.post, "/v1/m/erase") { _ in .ingestErase },
+        Endpoint(.post, "/v1/projects/{project}/app-users/erase") { .eraseAppUsers(project: $0["project"] ?? "") },
         Endpoint(.post, "/v1/m/install") { _ in .ingestInstall },
         Endpoint(.get, "/s2s/v1/apps/{appId}/installs") { .appInstalls(appId: $0["appId"] ?? "") },
         Endpoint(.post, "/s2s/v1/links") { _ in .createLink },
@@ -291,6 +297,10 @@ public enum Route: Sendable, Equatable {
         case .appLeads: return 0
         // `IngestLeadHandler` caps the inflated body at the same.
         case .ingestLead: return 8192
+        // `IngestEraseHandler` caps the inflated body at the same.
+        case .ingestErase: return 1024
+        // A user id of up to 256 characters and an address of up to 254, each character possibly escaped.
+        case .eraseAppUsers: return 8192
         case .appInstalls: return 0
         case .appConversions, .appSessions: return 0
         case .appExport: return 0
@@ -353,6 +363,8 @@ public enum Route: Sendable, Equatable {
         case .replayAsset: return .open
         case .createProxyKey, .proxyKeys, .revokeProxyKey: return .secretKey
         case .ingestLead: return .open
+        case .ingestErase: return .open
+        case .eraseAppUsers: return .secretKey
         case .appLeads, .createLink, .links: return .secretKey
         // The proxy key is checked by the handler (403 `key`, the compact shape).
         case .ingestPostback: return .open
@@ -375,6 +387,7 @@ public enum Route: Sendable, Equatable {
         switch self {
         case .ingestConfig, .ingestBatch, .ingestRecording, .ingestLead, .ingestInstall: return true
         case .ingestPostback: return true
+        case .ingestErase: return true
         default: return false
         }
     }

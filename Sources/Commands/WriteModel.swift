@@ -94,6 +94,8 @@ public struct IdentityModel: Sendable {
     /// App leads (`POST /v1/m/lead`) and their S2S read: contact data is sealed, so they need the secrets.
     public let recordAppLead: RecordAppLead
     public let appLeads: AppLeadLookup
+    /// Install erasure, by the device (`POST /v1/m/erase`) or the project's server: it destroys personal-data keys.
+    public let eraseInstall: EraseInstall
 
     /// The identity model over `context`.
     public init(_ context: IdentityContext, projects: ProjectLookup, sweep: FingerprintSweep) {
@@ -112,6 +114,7 @@ public struct IdentityModel: Sendable {
         self.history = OrgHistory(context)
         self.recordAppLead = RecordAppLead(context)
         self.appLeads = AppLeadLookup(context)
+        self.eraseInstall = EraseInstall(context)
     }
 
     /// The secrets (pass keys for the paywall, the pepper for IP hashes at the edge).

@@ -89,6 +89,7 @@ public final class RunningAPI: Sendable {
             ingestDailyBatches: configuration.ingestDailyBatches,
             ingestRecordingLimit: Environment.defaultIngestRecordingLimit.scaled(by: factor),
             ingestLeadLimit: Environment.defaultIngestLeadLimit.scaled(by: factor),
+            ingestEraseLimit: Environment.defaultIngestEraseLimit.scaled(by: factor),
             ingestBatchInstallLimit: Environment.defaultIngestBatchInstallLimit.scaled(by: factor),
             ingestBatchAddressLimit: Environment.defaultIngestBatchAddressLimit.scaled(by: factor))
         server = Server(

@@ -136,6 +136,7 @@ import TestSupport
                                    "/v1/m/config/{pk}", "/v1/m/batch",
                                    "/v1/m/r", "/s2s/v1/apps/{appId}/recordings",
                                    "/v1/m/lead", "/s2s/v1/apps/{appId}/leads",
+                                   "/v1/m/erase", "/v1/projects/{project}/app-users/erase",
                                    "/v1/m/install", "/s2s/v1/apps/{appId}/installs",
                                    "/s2s/v1/links", "/v1/go/{ref}",
                                    "/s2s/v1/apps/{appId}/conversions", "/s2s/v1/apps/{appId}/sessions",

@@ -38,6 +38,7 @@ struct TenantFixture {
                    ingestConfigLimit: RateLimit = TestIdentity.uniqueLimit(count: 60),
                    ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
                    ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600),
+                   ingestEraseLimit: RateLimit = TestIdentity.uniqueLimit(count: 10),
                    ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
                    ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit(),
                    goLinkLimit: RateLimit = TestIdentity.uniqueLimit(count: 60))
@@ -55,6 +56,7 @@ struct TenantFixture {
             appAccountTokenLimit: appAccountTokenLimit, affiliateLinkLimit: affiliateLinkLimit, bindLimit: bindLimit,
             ingestConfigLimit: ingestConfigLimit, ingestDailyBatches: ingestDailyBatches,
             ingestRecordingLimit: ingestRecordingLimit,
+            ingestEraseLimit: ingestEraseLimit,
             ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit,
             goLinkLimit: goLinkLimit)
         return APIResponder(environment: environment)

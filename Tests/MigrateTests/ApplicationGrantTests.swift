@@ -29,11 +29,12 @@ import TestSupport
         "app_ingest_configs": Grants(table: ["SELECT", "INSERT"], updatable: ["publishable_key", "rev", "settings",
                                                                                    "updated_at"]),
         // App ingest rows (0029), partitioned by day: sessions and screen views move, events are only inserted.
-        "ingest_sessions": Grants(table: ["SELECT", "INSERT"],
+        // An install's rows are deleted by its erasure (0034).
+        "ingest_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                   updatable: ["last_seen_at", "batches", "sdk", "sdk_version", "os_version",
                                               "app_version", "consent"]),
-        "ingest_events": Grants(table: ["SELECT", "INSERT"]),
-        "ingest_screen_views": Grants(table: ["SELECT", "INSERT"],
+        "ingest_events": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        "ingest_screen_views": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),
         // Session recordings (0033): inserted; an install's sessions and packets are deleted by a device erasure.
@@ -41,6 +42,11 @@ import TestSupport
         "recording_packets": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         // A packet that uses a screenshot moves its last use (0038), which the retention reads.
         "recording_assets": Grants(table: ["SELECT", "INSERT"], updatable: ["last_used_at"]),
+        // Install identities (0034): a batch inserts an install's account tokens and moves their attribution and last
+        // sighting, and keeps its first erase proof; an erasure deletes both.
+        "app_install_identities": Grants(table: ["SELECT", "INSERT", "DELETE"],
+                                         updatable: ["attribution", "last_seen_at"]),
+        "app_install_erase_proofs": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
@@ -106,6 +112,7 @@ import TestSupport
     static let definerFunctions: Set<String> = [
         "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
         "go_link_org", "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
+        "app_install_erase",
         "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",

@@ -177,6 +177,16 @@ import TestSupport
             VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), 'skan', gen_random_uuid()::text, 'failed',
                     'net.example', '42', 1, true, now())
             """),
+        Table(name: "app_install_identities", insert: """
+            INSERT INTO app_install_identities (org_id, project_id, app_id, install_hash, kind, token, attribution,
+                                                first_seen_at, last_seen_at)
+            VALUES ($1::uuid, gen_random_uuid(), gen_random_uuid(), repeat('a', 64), 'em', repeat('b', 64), true,
+                    now(), now())
+            """),
+        Table(name: "app_install_erase_proofs", insert: """
+            INSERT INTO app_install_erase_proofs (org_id, app_id, install_hash, proof, recorded_at)
+            VALUES ($1::uuid, gen_random_uuid(), repeat('a', 64), repeat('c', 64), now())
+            """),
         Table(name: "recording_assets", insert: """
             INSERT INTO recording_assets (org_id, app_id, sha256, mime, bytes, created_at)
             VALUES ($1::uuid, gen_random_uuid(), repeat('c', 64), 'image/png', decode('00', 'hex'), now())

@@ -37,4 +37,29 @@ enum ErasureOperations {
             .error(400, "a field is refused; the message names it",
                    codes: ContractFields.bodyCodes + [.emailFormat]),
         ])
+
+    static let eraseAppUsers = OpenAPIOperation(
+        id: "eraseAppUsers", summary: "Erase a user's app installs, by user id or e-mail address",
+        description: "Every install of the project's apps whose batches carried the user's account tokens — "
+            + "SHA-256 of userId (id.xid), of the address trimmed and lowercased (id.em) or Google-normalized "
+            + "(id.emg) — is erased as by the device's own erase: sessions, screen views, events, recordings and "
+            + "account tokens deleted, its personal-data key destroyed, AppInstallErased recorded with this "
+            + "erasure's id. At least one of userId and email (null counts as absent). A user with no installs "
+            + "answers 202 with installs 0.",
+        tag: "server-to-server",
+        parameters: [.path("project", ContractFields.projectId, "the key's project")],
+        body: .anyOf([
+            .object([.required("userId", ContractFields.externalId),
+                     .optional("email", ContractFields.email.nullable())]),
+            .object([.optional("userId", ContractFields.externalId.nullable()),
+                     .required("email", ContractFields.email)]),
+        ]),
+        responses: [
+            .json(202, "erased: the erasure's id and how many installs", .object([
+                .required("erasureId", ContractSchemas.uuid), .required("installs", .integer(minimum: 0)),
+            ])),
+            .error(400, "a field is refused; the message names it",
+                   codes: ContractFields.bodyCodes + [.externalIDFormat, .emailFormat, .projectIDFormat]),
+            .error(404, "not the key's project", codes: [.notFound]),
+        ])
 }

@@ -239,6 +239,30 @@ enum IngestOperations {
             tooLarge(16384),
         ] + common.filter { $0.status != 403 })
 
+    static let eraseBody = JSONSchema.object(envelope() + [
+        .required("inst", id),
+        .required("secret", JSONSchema.string(pattern: "^[0-9A-Fa-f]{64}$", lengths: 64...64)
+            .described("the install's erase secret; batches carry dp = SHA-256 of its text in lowercase hex")),
+    ], closed: false)
+
+    static let erase = OpenAPIOperation(
+        id: "sendAppErase", summary: "A device erases its install",
+        description: "When SHA-256 of secret is the dp the install's batches carried (the first one kept), the "
+            + "install's sessions, screen views, events, recordings and account tokens are deleted, its "
+            + "personal-data key is destroyed (its leads' contact data reads as erased) and AppInstallErased is "
+            + "recorded. The answer is the same whether or not anything was erased. Taken in every consent state. "
+            + "10 per minute per client IP. Content-Encoding: gzip is inflated under the same 1 KiB.",
+        tag: "app-ingest",
+        body: eraseBody,
+        responses: [
+            .json(202, "taken", .object([.required("ok", .constant(true))])),
+            error(400, "a part is missing or wrong (invalid); detail names it", code: "invalid", detail: true),
+            error(403, "the key is unknown, rotated away or malformed (key), or app.plat/app.bid are not its app's "
+                  + "(app_mismatch)", code: "key")
+                .replacingSchema(.oneOf([errorSchema("key"), errorSchema("app_mismatch")])),
+            tooLarge(IngestEraseHandler.bodyLimit),
+        ] + common.filter { $0.status != 403 })
+
     private static func errorSchema(_ code: String) -> JSONSchema {
         .object([.required("ok", .constant(false)), .required("code", .constant(.string(code)))])
     }
@@ -272,6 +296,18 @@ enum IngestOperations {
                         ("first", true), ("play", .object([("ref", "utm_source=newsletter&utm_medium=email")])),
                     ]),
                     description: "the app's SDK reports its install"),
+        OpenAPILink(name: "appErase", operationId: "sendAppErase",
+                    requestBody: .object([
+                        ("v", 1), ("k", "$response.body#/publishableKey"),
+                        ("app", .object([("plat", "$response.body#/platform"), ("bid", "$response.body#/bundleId")])),
+                        ("inst", "install-1"),
+                        ("secret", "5f2b8c1e9d4a7f3b6e0c2d8a1f5b9e3c7d4a0f6b2e8c5d1a9f3b7e0c4d2a8f6b"),
+                    ]),
+                    description: "the app's SDK erases its install"),
+        OpenAPILink(name: "eraseAppUsers", operationId: "eraseAppUsers",
+                    parameters: [("project", "$response.body#/projectId")],
+                    requestBody: .object([("userId", "user-1")]),
+                    description: "the project's server erases a user's installs of its apps"),
     ]
 }
 

@@ -57,6 +57,8 @@ extension Route {
         case .appRecordings: return RecordingOperations.list
         case .ingestLead: return IngestOperations.lead
         case .appLeads: return AppOperations.leads
+        case .ingestErase: return IngestOperations.erase
+        case .eraseAppUsers: return ErasureOperations.eraseAppUsers
         case .ingestInstall: return IngestOperations.install
         case .appInstalls: return InstallReadOperations.installs
         case .createLink: return LinkOperations.create

@@ -41,6 +41,8 @@ struct AppBatchBody {
     var events: [Event]
     /// The `id` hashes present (`xid`, `em`, `emg`, `lid` → SHA-256 lowercase hex); empty without an identity.
     var identity: [String: String] = [:]
+    /// `dp`: SHA-256 (lowercase hex) of the install's erase secret, if sent.
+    var eraseProof: String?
 
     /// Most screen views in one batch.
     static let maxScreens = 20
@@ -62,9 +64,8 @@ struct AppBatchBody {
         }
         let ev = try top.optionalArray("ev") ?? []
         guard ev.count <= maxEvents else { throw IngestRefusal.invalid("ev holds more than \(maxEvents) events") }
-        if let dp = try top.optionalString("dp", max: 64), !isHex64(dp) {
-            throw IngestRefusal.invalid("dp must be 64 lowercase hex digits")
-        }
+        let dp = try top.optionalString("dp", max: 64)
+        if let dp, !isHex64(dp) { throw IngestRefusal.invalid("dp must be 64 lowercase hex digits") }
         var identity: [String: String] = [:]
         if let id = object["id"], !(id is NSNull) {
             guard let members = id as? [String: Any] else { throw IngestRefusal.invalid("id must be an object") }
@@ -109,6 +110,7 @@ struct AppBatchBody {
                              t: try event.int("t"), name: try event.string("e", max: 128), props: props)
             })
         body.identity = identity
+        body.eraseProof = dp
         return body
     }
 

@@ -47,6 +47,12 @@ enum IngestBatchHandler {
         if let reason = BatchAdmission.decide(appEnabled: app.settings.enabled, userAgent: agent, consent: consent,
                                               quotaLeft: { quota.take(project: app.projectId, now: now,
                                                                       redis: environment.redis) }) {
+            if reason != .bot, let proof = body.eraseProof,
+               let pepper = environment.model.identity?.secrets.lookupPepper {
+                try environment.model.ingest.rows.keepEraseProof(org: app.orgId, app: app.appId,
+                                                                 installHash: installHash(app, body, pepper),
+                                                                 proof: proof)
+            }
             return try answer(stored: false, rev: app.rev, reason: reason.rawValue)
         }
         guard let pepper = environment.model.identity?.secrets.lookupPepper else {
@@ -57,6 +63,13 @@ enum IngestBatchHandler {
         // `purchase` hints wait for (or complete) their confirmation by a payment: docs/app-ingest.md "Conversions".
         try environment.model.ingest.recordPurchaseHints.run(rows, metadata: EventMetadata(
             actor: .system("app-purchase-hint"), requestId: context.requestID, correlationId: context.requestID))
+        if !rows.identity.isEmpty && rows.attributionGranted {
+            try environment.model.ingest.identifyInstall.run(
+                org: app.orgId, project: app.projectId, app: app.appId, installHash: rows.installHash,
+                attributionGranted: true,
+                metadata: EventMetadata(actor: .system("app-identify"), requestId: context.requestID,
+                                        correlationId: context.requestID))
+        }
         return try answer(stored: true, rev: app.rev, reason: nil)
     }
 
@@ -99,14 +112,19 @@ enum IngestBatchHandler {
                                   taps: $0.taps, itaps: $0.itaps)
         }
         let times = [corrected(body.sentAt)] + events.map(\.occurredAt) + screens.map(\.startedAt)
-        let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
         return IngestRows(
-            orgId: app.orgId, projectId: app.projectId, appId: app.appId, installHash: install,
+            orgId: app.orgId, projectId: app.projectId, appId: app.appId, installHash: installHash(app, body, pepper),
             session: .init(sessionId: body.session, startedAt: times.min() ?? corrected(body.sentAt),
                            lastSeenAt: times.max() ?? corrected(body.sentAt), sdk: agent?.wrapper ?? agent?.sdk,
                            sdkVersion: agent?.wrapperVersion ?? agent?.version, osVersion: agent?.osVersion,
                            appVersion: body.appVersion, consent: consent.text),
-            events: events, screenViews: screens)
+            events: events, screenViews: screens, identity: body.identity,
+            attributionGranted: consent.usesInstallSources, eraseProof: body.eraseProof)
+    }
+
+    /// The install kept only as HMAC-SHA256(lookup pepper, `appId:inst`).
+    private static func installHash(_ app: IngestLookup.IngestApp, _ body: AppBatchBody, _ pepper: [UInt8]) -> String {
+        Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
     }
 
     private struct Answer: Encodable {

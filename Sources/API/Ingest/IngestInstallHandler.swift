@@ -36,13 +36,15 @@ enum IngestInstallHandler {
         }
         let now = environment.clock()
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
+        let identified = try environment.model.ingest.identifyInstall.isIdentified(
+            org: app.orgId, app: app.appId, installHash: installHash(app, body, pepper))
         // Issue 21: an `x3c` counts only when it names a click of the app's project (a primary-key lookup).
         let x3c = consent.usesInstallSources ? body.play.flatMap { PlayReferrer.parse($0.referrer).x3c } : nil
         let clickLink = try x3c.flatMap {
             try environment.model.links.clicks.link(ofClick: $0, org: app.orgId, project: app.projectId)
         }
         var install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
-                               clickLink: clickLink)
+                               clickLink: clickLink, identified: identified)
         install.sources.metaReferrer = try metaCampaign(install.sources.utmContent, app: app, environment)
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
@@ -52,18 +54,19 @@ enum IngestInstallHandler {
 
     /// The install's event: its tier from the sources (only with attribution consent), the first open corrected by
     /// serverNow − `at` (one outside the 7 days before now is taken as now), the install kept only as
-    /// HMAC-SHA256(lookup pepper, `appId:inst`). `clickLink` is the go link of the click `x3c` names, if known.
+    /// HMAC-SHA256(lookup pepper, `appId:inst`). `clickLink` is the go link of the click `x3c` names, if known;
+    /// `identified`: batches before it left an account token whose latest batch granted attribution (the `identity`
+    /// tier).
     static func recorded(_ body: AppInstallBody, app: IngestLookup.IngestApp, consent: IngestConsent,
-                         agent: SDKUserAgent?, now: Date, pepper: [UInt8], clickLink: GoLinkID? = nil)
-        -> AppInstallRecorded
-    {
+                         agent: SDKUserAgent?, now: Date, pepper: [UInt8], clickLink: GoLinkID? = nil,
+                         identified: Bool = false) -> AppInstallRecorded {
         let offset = now.timeIntervalSince1970 - Double(body.sentAt) / 1000
         var firstOpen = Date(timeIntervalSince1970: Double(body.firstOpenAt ?? body.sentAt) / 1000 + offset)
         if firstOpen > now || firstOpen < now.addingTimeInterval(-firstOpenWindow) { firstOpen = now }
         let referrer = body.play.map { PlayReferrer.parse($0.referrer) }
         let tier = InstallAttribution.tier(consent: consent, play: referrer?.counted(clickKnown: clickLink != nil),
                                            appleAds: body.appleAdsToken == nil ? .none : .unresolved,
-                                           link: body.link != nil, identity: false)
+                                           link: body.link != nil, identity: identified)
         var sources = AppInstallRecorded.Sources()
         if consent.usesInstallSources {
             sources = AppInstallRecorded.Sources(
@@ -72,9 +75,8 @@ enum IngestInstallHandler {
                 x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link,
                 goLinkId: clickLink?.description)
         }
-        let install = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
         return AppInstallRecorded(
-            appId: app.appId, projectId: app.projectId, installHash: install, tier: tier,
+            appId: app.appId, projectId: app.projectId, installHash: installHash(app, body, pepper), tier: tier,
             installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
             sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
     }
@@ -88,6 +90,12 @@ enum IngestInstallHandler {
               let key = try apps.lookup.metaInstallReferrerKey(app: app.appId, org: app.orgId)
         else { return nil }
         return MetaInstallReferrer.campaign(utmContent: utmContent, keyHex: key)
+    }
+
+    /// The install kept only as HMAC-SHA256(lookup pepper, `appId:inst`), as batches keep it.
+    private static func installHash(_ app: IngestLookup.IngestApp, _ body: AppInstallBody,
+                                    _ pepper: [UInt8]) -> String {
+        Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
     }
 
     private struct Answer: Encodable {

@@ -26,6 +26,8 @@ public struct IngestModel: Sendable {
     public let sessions: SessionCounts
     /// A day's raw rows as JSON Lines (`GET /s2s/v1/apps/{appId}/export`).
     public let export: IngestExport
+    /// The `identity` install tier from batches' account tokens.
+    public let identifyInstall: IdentifyInstall
 
     /// The ingest model over `log`.
     public init(log: EventLog) {
@@ -41,5 +43,6 @@ public struct IngestModel: Sendable {
         self.conversions = ConversionCounts(pool: log.pool)
         self.sessions = SessionCounts(pool: log.pool)
         self.export = IngestExport(pool: log.pool)
+        self.identifyInstall = IdentifyInstall(log: log)
     }
 }

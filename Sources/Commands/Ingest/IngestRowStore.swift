@@ -144,6 +144,7 @@ public struct IngestRowStore: Sendable {
                 """, [org, app, install, sessions.value, ids.value, seqs.value, starts.value, ends.value, navs.value,
                       paths.value, engaged.value, taps.value, itaps.value], prepared: true))
         }
+        statements += identityStatements(rows)
         return statements
     }
 }

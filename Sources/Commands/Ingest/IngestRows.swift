@@ -83,9 +83,19 @@ public struct IngestRows: Sendable, Equatable {
     public var session: Session
     public var events: [Event]
     public var screenViews: [ScreenView]
+    /// The batch's `id` account tokens (kind `xid`/`em`/`emg`/`lid` → SHA-256 hex as sent); empty without one.
+    public var identity: [String: String]
+    /// Whether the batch's `cs` granted attribution (the `identity` tier needs it).
+    public var attributionGranted: Bool
+    /// The batch's `dp` (SHA-256 hex of the install's erase secret), kept only if the install has none yet.
+    public var eraseProof: String?
 
     public init(orgId: OrgID, projectId: ProjectID, appId: AppID, installHash: String, session: Session,
-                events: [Event], screenViews: [ScreenView]) {
+                events: [Event], screenViews: [ScreenView], identity: [String: String] = [:],
+                attributionGranted: Bool = false, eraseProof: String? = nil) {
+        self.identity = identity
+        self.attributionGranted = attributionGranted
+        self.eraseProof = eraseProof
         self.orgId = orgId
         self.projectId = projectId
         self.appId = appId

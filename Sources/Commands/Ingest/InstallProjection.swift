@@ -4,7 +4,8 @@ import Foundation
 import Postgres
 
 /// Folds `AppInstallRecorded` into `app_installs` (migration `0030_app_installs.sql`): one row per install of an
-/// app, with its tier, the day of its first open and the sources the tier was decided from.
+/// app, with its tier, the day of its first open and the sources the tier was decided from; `AppInstallIdentified`
+/// moves its tier to `identity`.
 public struct InstallProjection: InlineProjection {
     public init() {}
 
@@ -13,6 +14,13 @@ public struct InstallProjection: InlineProjection {
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
         if event.eventType == AppInstallTierResolved.eventType {
             return try AppleAdsTierProjection.apply(event, on: connection, table: tables["app_installs"])
+        }
+        if event.eventType == AppInstallIdentified.eventType {
+            let identified = try event.decode(AppInstallIdentified.self)
+            try connection.query("""
+                UPDATE \(tables["app_installs"]) SET tier = $3 WHERE app_id = $1::uuid AND install_hash = $2
+                """, [.text(identified.appId), .text(identified.installHash), .text(identified.tier.rawValue)])
+            return
         }
         guard event.eventType == AppInstallRecorded.eventType else { return }
         let install = try event.decode(AppInstallRecorded.self)

@@ -109,6 +109,7 @@ enum RequestTargetFuzz {
         case .appPostbacks(let appId): [("appId", appId)]
         case .appConversions(let appId), .appSessions(let appId): [("appId", appId)]
         case .appExport(let appId): [("appId", appId)]
+        case .eraseAppUsers(let project): [("project", project)]
         default: []
         }
     }
