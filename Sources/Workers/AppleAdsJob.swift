@@ -56,14 +56,19 @@ public enum AppleAdsJob {
               let eventId = payload["eventId"]?.stringValue
         else { throw JobFailure("malformed apple-ads payload", permanent: true) }
         guard let row = try run.transaction.connection.query("""
-            SELECT tier, apple_ads_token, link IS NOT NULL AS has_link FROM app_installs
-            WHERE app_id = $1::uuid AND install_hash = $2
+            SELECT tier, apple_ads_token, link IS NOT NULL AS has_link,
+                   coalesce((SELECT i.attribution FROM app_install_identities i
+                             WHERE i.app_id = app_installs.app_id AND i.install_hash = app_installs.install_hash
+                             ORDER BY i.last_seen_at DESC LIMIT 1), false) AS identified
+            FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2
             """, [.text(app.description), .text(installHash)]).rows.first
         else { return .done("skipped: the install is gone") }
         guard try row.string("tier") == InstallTier.pending.rawValue, let token = row["apple_ads_token"] else {
             return .done("skipped: the install is no longer pending")
         }
         let hasLink = try row.bool("has_link")
+        // The `identity` tier: an account token whose latest batch granted attribution (docs/app-identity.md).
+        let identified = try row.bool("identified")
         let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
                                      correlationId: eventId, causationId: eventId)
         let lastAttempt = run.job.attempt >= retryDelays.count
@@ -72,7 +77,7 @@ public enum AppleAdsJob {
         }, record: { answer, recording in
             let decision = AppleAdsResolution.decide(
                 status: answer.status, attributed: answer.attributed, record: answer.record,
-                lastAttempt: lastAttempt, link: hasLink, identity: false)
+                lastAttempt: lastAttempt, link: hasLink, identity: identified)
             guard case .resolve(let tier, let reason, let attribution) = decision else {
                 if case .retry(let why) = decision { return .failed(JobFailure("Apple Ads: \(why)")) }
                 return .failed(JobFailure("Apple Ads: no decision"))

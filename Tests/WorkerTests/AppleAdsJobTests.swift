@@ -55,6 +55,28 @@ import TestSupport
         #expect(try resolved(fixture, app.org).map(\.reason) == ["not_attributed", "not_attributed"])
     }
 
+    @Test func notAttributedFallsToIdentityWhenTheInstallsLatestAccountTokenGrantedAttribution() throws {
+        let fixture = try Fixture()
+        let app = try fixture.app()
+        try fixture.peer.script(Self.token, [(200, #"{"attribution":false}"#)])
+        let identified = try fixture.install(app, token: Self.token, link: "https://go.example.com/spring")
+        let withheld = try fixture.install(app, token: Self.token)
+        // Account tokens as a stored batch leaves them (docs/app-identity.md): the latest sighting decides.
+        let owner = try fixture.jobs.ownerConnection()
+        for (hash, attribution) in [(identified, false), (identified, true), (withheld, false)] {
+            try owner.query("""
+                INSERT INTO app_install_identities (org_id, project_id, app_id, install_hash, kind, token, attribution,
+                                                    first_seen_at, last_seen_at)
+                VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 'em', md5(random()::text) || md5(random()::text), $5,
+                        now(), clock_timestamp())
+                """, [.text(app.org.description), .text(app.project.description), .text(app.app.description),
+                      .text(hash), .text(attribution ? "true" : "false")])
+        }
+        try fixture.runDue()
+        #expect(try fixture.row(identified).string("tier") == "identity")
+        #expect(try fixture.row(withheld).string("tier") == "organic")
+    }
+
     @Test func a404IsRetriedFiveSecondsLaterUntilAppleHasTheRecord() throws {
         let fixture = try Fixture()
         let app = try fixture.app()
