@@ -59,7 +59,8 @@ import TestSupport
         let fixture = try Fixture()
         let app = try fixture.app()
         try fixture.peer.script(Self.token, [(200, #"{"attribution":false}"#)])
-        let identified = try fixture.install(app, token: Self.token, link: "https://go.example.com/spring")
+        // No deep link: a link would rank above identity (docs/app-ingest.md, the precedence).
+        let identified = try fixture.install(app, token: Self.token)
         let withheld = try fixture.install(app, token: Self.token)
         // Account tokens as a stored batch leaves them (docs/app-identity.md): the latest sighting decides.
         let owner = try fixture.jobs.ownerConnection()
