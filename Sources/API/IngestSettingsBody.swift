@@ -53,16 +53,7 @@ struct IngestSettingsBody {
         -> IngestSettingsChange.Value
     {
         if wholes.contains(name) { return .number(Double(try container.decode(Int.self, forKey: key))) }
-        if name == "recording-sample-rate" {
-            // The event log's canonical JSON holds integers only (`EventJSON`): a fraction could not be recorded, so
-            // only 0 and 1 are taken until the stored settings carry the rate in another unit.
-            let rate = try container.decode(Double.self, forKey: key)
-            guard rate == 0 || rate == 1 else {
-                throw APIError(FieldRefusal(field: field(name), code: .validationFailed,
-                                            rule: "be 0 or 1 (fractions are not stored yet)"))
-            }
-            return .number(rate)
-        }
+        if name == "recording-sample-rate" { return .number(try container.decode(Double.self, forKey: key)) }
         if lists.contains(name) { return .list(try container.decode([String].self, forKey: key)) }
         if name == "link-path-prefix" { return .text(try container.decode(String.self, forKey: key)) }
         return .bool(try container.decode(Bool.self, forKey: key))

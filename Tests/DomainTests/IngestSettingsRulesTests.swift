@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Testing
 
 /// The settings rules shared by `handoff admin app ingest-settings` and `PATCH /s2s/v1/apps/{appId}` (issue 20), and
@@ -72,5 +73,24 @@ import Testing
         #expect(decide(200) == .retry("an unreadable answer"))
         #expect(decide(404, last: true, link: true) == .resolve(.link, reason: "unresolved", attribution: nil))
         #expect(AppleAdsResolution.fallback(link: false, identity: true) == .identity)
+    }
+
+    @Test func aSampleRateIsStoredAsAWholeNumberOfMillionthsAndReadBackTheSame() throws {
+        var settings = IngestSettings.defaults
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for (rate, stored) in [(0.0, #""sampleRate":0"#), (1.0, #""sampleRate":1"#),
+                               (0.25, #""sampleRatePerMillion":250000"#), (0.1, #""sampleRatePerMillion":100000"#),
+                               (0.000_001, #""sampleRatePerMillion":1"#)] {
+            settings.recording.sampleRate = rate
+            let text = String(decoding: try encoder.encode(settings), as: UTF8.self)
+            #expect(text.contains(stored) && !text.contains("e-"), "\(rate): \(text)")
+            #expect(try JSONDecoder().decode(IngestSettings.self, from: Data(text.utf8)) == settings, "\(rate)")
+        }
+        // Settings stored before millionths (a `sampleRate` of 0 or 1) still read.
+        let old = String(decoding: try encoder.encode(IngestSettings.defaults), as: UTF8.self)
+        #expect(try JSONDecoder().decode(IngestSettings.self, from: Data(old.utf8)) == .defaults)
+        // A change is kept to millionths.
+        #expect(try apply(["recording-sample-rate": .number(0.123_456_7)]).get().recording.sampleRate == 0.123_457)
     }
 }

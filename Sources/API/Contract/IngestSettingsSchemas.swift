@@ -53,8 +53,8 @@ enum IngestSettingsSchemas {
         case "link-path-prefix":
             return checked ? .string(pattern: IngestSettingsChange.pathPrefixPattern, lengths: 1...256) : .string()
         case "recording-sample-rate":
-            // 0 or 1 only for now (IngestSettingsBody: the log's canonical JSON has no fractions).
-            return checked ? .integer(minimum: 0, maximum: 1) : JSONSchema([.init("type", "number")])
+            let number = JSONSchema([.init("type", "number")])
+            return checked ? number.with("minimum", .integer(0)).with("maximum", .integer(1)) : number
         case "recording-max-fps": return whole(IngestSettingsChange.maxFpsRange)
         case "session-timeout-ms": return whole(60_000...86_400_000)
         case "flush-interval-ms": return whole(1000...3_600_000)

@@ -26,7 +26,7 @@ extension IngestSettings {
         try container.encode(Screens(exclude: excludedScreens), forKey: WireKey("screens"))
         try container.encode(Switch(enabled: identifyEnabled), forKey: WireKey("identify"))
         try container.encode(Switch(enabled: leadsEnabled), forKey: WireKey("leads"))
-        try container.encode(recording, forKey: WireKey("recording"))
+        try container.encode(recording.wire, forKey: WireKey("recording"))
         try container.encode(skan, forKey: WireKey("skan"))
         try container.encode(Links(hosts: linkHosts, pathPrefix: linkPathPrefix), forKey: WireKey("links"))
         try container.encode(attestation, forKey: WireKey("attestation"))

@@ -81,7 +81,8 @@ public enum IngestSettingsChange {
             guard let number = number(value), number.isFinite, (0...1).contains(number) else {
                 return "be a number from 0 to 1"
             }
-            result.recording.sampleRate = number
+            // Kept in millionths (`IngestSettings.Recording.perMillion`): a finer share means nothing for sessions.
+            result.recording.sampleRate = Double(IngestSettings.Recording.perMillion(number)) / 1_000_000
         case "recording-max-fps":
             guard let whole = whole(value, maxFpsRange) else { return "be \(maxFpsRange.lowerBound)–30" }
             result.recording.maxFps = whole

@@ -65,6 +65,26 @@ import TestSupport
             == bodyText(again))
     }
 
+    @Test func aFractionalSampleRateIsStoredInMillionthsAndServedAsANumber() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let patched = fixture.apps.send(.patch, "/s2s/v1/apps/\(app.appId)", key: app.tenant.key,
+                                        body: #"{"ingest":{"recording":{"sampleRate":0.25}}}"#)
+        #expect(patched.status == 200, "\(bodyText(patched))")
+        let served = bodyText(fixture.config(app.key, Self.ios))
+        #expect(served.contains(#""sampleRate":0.25,"#), "\(served)")
+        // The event holds a whole number (the log's canonical JSON has no fractions); 0 and 1 keep their old form.
+        let stored = try fixture.apps.tenants.ownerConnection().query("""
+            SELECT count(*) AS n FROM events WHERE event_type = 'AppIngestSettingsChanged'
+                AND data::text LIKE '%"sampleRatePerMillion": 250000%' AND data::text NOT LIKE '%0.25%'
+            """).rows.first?["n"]
+        #expect(stored == "1")
+        // The CLI takes the same rule and precision.
+        let cli = try fixture.admin(["ingest-settings", "--app", app.appId, "--recording-sample-rate", "0.125"])
+        #expect(cli.status == .exited(0), "\(cli.stderr)")
+        #expect(bodyText(fixture.config(app.key, Self.ios)).contains(#""sampleRate":0.125,"#))
+    }
+
     @Test func eachBadSettingIs400NamingItsPathAndChangesNothing() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
@@ -72,8 +92,8 @@ import TestSupport
         let cases: [(String, String)] = [
             (#"{"ingest":{"flush":{"intervalMs":5}}}"#, "field 'ingest.flush.intervalMs' must be 1000–3600000"),
             (#"{"ingest":{"flush":{"events":"20"}}}"#, "field 'ingest.flush.events' must be an integer"),
-            (#"{"ingest":{"recording":{"sampleRate":0.5}}}"#, "field 'ingest.recording.sampleRate' must be 0 or 1 "
-                + "(fractions are not stored yet)"),
+            (#"{"ingest":{"recording":{"sampleRate":1.5}}}"#,
+             "field 'ingest.recording.sampleRate' must be a number from 0 to 1"),
             (#"{"ingest":{"recording":{"maxFps":31}}}"#, "field 'ingest.recording.maxFps' must be 1–30"),
             (#"{"ingest":{"skan":"yes"}}"#, "field 'ingest.skan' must be a boolean"),
             (#"{"ingest":{"enabled":null}}"#, "field 'ingest.enabled' must be a boolean"),
