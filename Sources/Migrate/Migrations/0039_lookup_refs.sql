@@ -107,7 +107,8 @@ $$;
 
 -- As 0024, and also: the address's reference is deleted and its recovery subject `email:<ref>` destroyed; a recovery
 -- subject of schema version 1 (`email:<hash>`) is deleted; recovery-mail jobs lose `emailRef` too; app leads of the
--- org lose the address's hash (`app_leads.email_hash`; their sealed contact is the install's, erased with it).
+-- org lose the address's hash (`app_leads.email_hash`) after the personal-data key of each install that sent one is
+-- destroyed (`app-install:<install hash>`, which seals the leads' contact: the device that typed the address).
 CREATE OR REPLACE FUNCTION email_erase(p_org uuid, p_email_hash text, p_erasure_id uuid) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -135,6 +136,11 @@ BEGIN
     UPDATE jobs SET payload = payload - 'email' - 'emailHash' - 'emailRef'
         WHERE org_id = p_org AND (payload->>'emailHash' = p_email_hash OR payload->>'emailRef' = ANY (v_refs));
     DELETE FROM lookup_refs WHERE org_id = p_org AND ref = ANY (v_refs);
+    INSERT INTO subject_keys (org_id, subject_id, wrapped_key, destroyed_at)
+    SELECT DISTINCT p_org, 'app-install:' || l.install_hash, NULL::bytea, now() FROM app_leads l
+        WHERE l.org_id = p_org AND l.email_hash = p_email_hash
+    ON CONFLICT (org_id, subject_id) DO UPDATE
+        SET wrapped_key = NULL, destroyed_at = coalesce(subject_keys.destroyed_at, now());
     UPDATE app_leads SET email_hash = NULL WHERE org_id = p_org AND email_hash = p_email_hash;
     DELETE FROM recovery_mail_gaps WHERE org_id = p_org AND email_hash = p_email_hash;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
