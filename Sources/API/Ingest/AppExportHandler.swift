@@ -40,13 +40,14 @@ enum AppExportHandler {
         })
     }
 
-    /// Whether `day` (already of the pattern's shape) names a day of the Gregorian calendar.
+    /// Whether `day` (already of the pattern's shape) names a day of the Gregorian calendar: year 0000 is none (the
+    /// calendar goes from 1 BC to AD 1; Postgres refuses it as out of range).
     static func isCalendarDay(_ day: String) -> Bool {
         let parts = day.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return false }
         let (year, month, date) = (parts[0], parts[1], parts[2])
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return (1...12).contains(month) && (1...lengths[month - 1]).contains(date)
+        return year >= 1 && (1...12).contains(month) && (1...lengths[month - 1]).contains(date)
     }
 }

@@ -53,9 +53,11 @@ import TestSupport
         #expect(try lines(export(fixture, app: other.appId, key: app.tenant.key, day: today)).count == 4)
         // Another day, and a day not in the calendar: empty bodies.
         #expect(try lines(export(fixture, app: app.appId, key: app.tenant.key, day: "2020-01-01")).isEmpty)
-        let february = export(fixture, app: app.appId, key: app.tenant.key, day: "2026-02-30")
-        let februaryLines = try lines(february)
-        #expect(february.status == 200 && februaryLines.isEmpty)
+        for day in ["2026-02-30", "0000-01-01", "2025-02-29"] {
+            let missing = export(fixture, app: app.appId, key: app.tenant.key, day: day)
+            let missingLines = try lines(missing)
+            #expect(missing.status == 200 && missingLines.isEmpty, "\(day)")
+        }
         // Another org's key does not see the app.
         let stranger = try fixture.app()
         let foreign = export(fixture, app: app.appId, key: stranger.tenant.key, day: today)
