@@ -138,3 +138,18 @@ generate_master_key() {
 generate_audit_signing_key() {
     echo "export HANDOFF_AUDIT_SIGNING_KEY=$(head -c 32 /dev/urandom | basenc --base64url | tr -d '=\n')"
 }
+
+# process_ticks PID → user + system CPU ticks (1/CLK_TCK s) the process has used so far (benchmarks).
+process_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# postgres_ticks DIR → CPU ticks used so far by the Postgres of DIR (start_postgres): the postmaster and its live
+# children (backends, WAL writer, checkpointer), and the children it has reaped (cutime, cstime).
+postgres_ticks() {
+    local postmaster total pid
+    postmaster="$(head -n 1 "$1/postgres/postmaster.pid")"
+    total=$(awk '{print $16 + $17}' "/proc/$postmaster/stat")  # children it has reaped
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do
+        total=$(( total + $(process_ticks "$pid" 2>/dev/null || echo 0) ))
+    done
+    echo "$total"
+}

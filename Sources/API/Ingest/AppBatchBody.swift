@@ -52,9 +52,7 @@ struct AppBatchBody {
     static let maxIdLength = 64
 
     static func parse(_ bytes: [UInt8]) throws -> AppBatchBody {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw IngestRefusal.invalid("body is not a JSON object")
-        }
+        guard let object = IngestJSON.object(bytes) else { throw IngestRefusal.invalid("body is not a JSON object") }
         let top = Members(object, path: "")
         guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
         let app = try top.object("app")
@@ -67,11 +65,10 @@ struct AppBatchBody {
         let dp = try top.optionalString("dp", max: 64)
         if let dp, !isHex64(dp) { throw IngestRefusal.invalid("dp must be 64 lowercase hex digits") }
         var identity: [String: String] = [:]
-        if let id = object["id"], !(id is NSNull) {
-            guard let members = id as? [String: Any] else { throw IngestRefusal.invalid("id must be an object") }
+        if let id = try top.optionalObject("id") {
             for name in ["xid", "em", "emg", "lid"] {
-                guard let value = members[name], !(value is NSNull) else { continue }
-                guard let text = value as? String, isHex64(text) else {
+                guard let value = id.values[name], !value.isNull else { continue }
+                guard case .string(let text) = value, isHex64(text) else {
                     throw IngestRefusal.invalid("id.\(name) must be a SHA-256 in lowercase hex")
                 }
                 identity[name] = text
@@ -96,15 +93,14 @@ struct AppBatchBody {
             events: try ev.enumerated().map { index, value in
                 let event = try Members.element(value, path: "ev[\(index)]")
                 var props: String?
-                if let p = event.values["p"], !(p is NSNull) {
-                    guard p is [String: Any], let data = try? JSONSerialization.data(withJSONObject: p) else {
-                        throw IngestRefusal.invalid("ev[\(index)].p must be an object")
-                    }
-                    props = String(decoding: data, as: UTF8.self)
+                if let p = event.values["p"], !p.isNull {
+                    guard let object = p.object else { throw IngestRefusal.invalid("ev[\(index)].p must be an object") }
                     // Postgres' jsonb holds no NUL character.
-                    guard props?.contains("\\u0000") == false else {
+                    guard !object.holdsEscapedNul else {
                         throw IngestRefusal.invalid("ev[\(index)].p must not hold a NUL character")
                     }
+                    // Stored as sent: Postgres' jsonb reads the text (the parser has checked it is JSON).
+                    props = String(decoding: object.text, as: UTF8.self)
                 }
                 return Event(session: try event.string("s", max: maxIdLength), n: try event.int("n"),
                              t: try event.int("t"), name: try event.string("e", max: 128), props: props)
@@ -120,16 +116,16 @@ struct AppBatchBody {
 
     /// One JSON object's members, read with the path its refusals name.
     struct Members {
-        let values: [String: Any]
+        let values: IngestJSON.Object
         let path: String
 
-        init(_ values: [String: Any], path: String) {
+        init(_ values: IngestJSON.Object, path: String) {
             self.values = values
             self.path = path
         }
 
-        static func element(_ value: Any, path: String) throws -> Members {
-            guard let object = value as? [String: Any] else { throw IngestRefusal.invalid("\(path) must be an object") }
+        static func element(_ value: IngestJSON.Value, path: String) throws -> Members {
+            guard let object = value.object else { throw IngestRefusal.invalid("\(path) must be an object") }
             return Members(object, path: path)
         }
 
@@ -140,9 +136,15 @@ struct AppBatchBody {
             return try Members.element(value, path: name(key))
         }
 
-        func optionalArray(_ key: String) throws -> [Any]? {
-            guard let value = values[key], !(value is NSNull) else { return nil }
-            guard let array = value as? [Any] else { throw IngestRefusal.invalid("\(name(key)) must be an array") }
+        /// The member `key` as an object; nil when absent or null.
+        func optionalObject(_ key: String) throws -> Members? {
+            guard let value = values[key], !value.isNull else { return nil }
+            return try Members.element(value, path: name(key))
+        }
+
+        func optionalArray(_ key: String) throws -> [IngestJSON.Value]? {
+            guard let value = values[key], !value.isNull else { return nil }
+            guard case .array(let array) = value else { throw IngestRefusal.invalid("\(name(key)) must be an array") }
             return array
         }
 
@@ -154,8 +156,8 @@ struct AppBatchBody {
         }
 
         func optionalString(_ key: String, max: Int) throws -> String? {
-            guard let value = values[key], !(value is NSNull) else { return nil }
-            guard let text = value as? String, !text.isEmpty, text.utf8.count <= max,
+            guard let value = values[key], !value.isNull else { return nil }
+            guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= max,
                   !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
             else { throw IngestRefusal.invalid("\(name(key)) must be 1 to \(max) bytes of text") }
             return text
@@ -166,12 +168,20 @@ struct AppBatchBody {
             return number
         }
 
+        /// A whole number from 0 to 2^53 − 1 (`12`, also `12.0` or `1.2e1`).
         func optionalInt(_ key: String) throws -> Int? {
-            guard let value = values[key], !(value is NSNull) else { return nil }
-            guard let number = value as? NSNumber, let exact = Int(exactly: number.doubleValue), exact >= 0,
-                  exact <= 9_007_199_254_740_991
+            guard let value = values[key], !value.isNull else { return nil }
+            guard case .number(let text) = value, let double = Double(text), let exact = Int(exactly: double),
+                  exact >= 0, exact <= 9_007_199_254_740_991
             else { throw IngestRefusal.invalid("\(name(key)) must be a whole number ≥ 0") }
             return exact
+        }
+
+        /// The member `key` as a boolean; nil when absent or null.
+        func optionalBool(_ key: String) throws -> Bool? {
+            guard let value = values[key], !value.isNull else { return nil }
+            guard case .bool(let flag) = value else { throw IngestRefusal.invalid("\(name(key)) must be true or false") }
+            return flag
         }
     }
 }

@@ -16,9 +16,7 @@ struct AppEraseBody {
     static let secretLength = 64
 
     static func parse(_ bytes: [UInt8]) throws -> AppEraseBody {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw IngestRefusal.invalid("body is not a JSON object")
-        }
+        guard let object = IngestJSON.object(bytes) else { throw IngestRefusal.invalid("body is not a JSON object") }
         let top = AppBatchBody.Members(object, path: "")
         guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
         let app = try top.object("app")

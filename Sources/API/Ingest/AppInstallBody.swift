@@ -39,22 +39,18 @@ struct AppInstallBody {
     static let maxLinkObjectLength = 4096
 
     static func parse(_ bytes: [UInt8]) throws -> AppInstallBody {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw IngestRefusal.invalid("body is not a JSON object")
-        }
+        guard let object = IngestJSON.object(bytes) else { throw IngestRefusal.invalid("body is not a JSON object") }
         let top = AppBatchBody.Members(object, path: "")
         guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
         let app = try top.object("app")
         var firstOpenAt: Int?
         switch object["first"] {
-        case nil, is NSNull: break
-        // Foundation reads JSON `true`/`false` as an NSNumber of type `c`; numbers are never that type.
-        case let number as NSNumber where String(cString: number.objCType) == "c": break
-        case is NSNumber: firstOpenAt = try top.optionalInt("first")
+        case nil, .null, .bool: break
+        case .number: firstOpenAt = try top.optionalInt("first")
         default: throw IngestRefusal.invalid("first must be a boolean or Unix milliseconds")
         }
         var play: Play?
-        if let value = object["play"], !(value is NSNull) {
+        if let value = object["play"], !value.isNull {
             let members = try AppBatchBody.Members.element(value, path: "play")
             play = Play(referrer: try members.string("ref", max: maxReferrerLength),
                         clickSeconds: try members.optionalInt("clk"),
@@ -62,7 +58,7 @@ struct AppInstallBody {
                         version: try members.optionalString("ver", max: 64))
         }
         var appleAdsToken: String?
-        if let value = object["asa"], !(value is NSNull) {
+        if let value = object["asa"], !value.isNull {
             appleAdsToken = try AppBatchBody.Members.element(value, path: "asa")
                 .string("token", max: maxAppleAdsTokenLength)
         }
@@ -74,18 +70,17 @@ struct AppInstallBody {
             firstOpenAt: firstOpenAt, play: play, appleAdsToken: appleAdsToken, link: try link(object["link"]))
     }
 
-    private static func link(_ value: Any?) throws -> String? {
+    private static func link(_ value: IngestJSON.Value?) throws -> String? {
         switch value {
-        case nil, is NSNull: return nil
-        case let text as String:
+        case nil, .null: return nil
+        case .string(let text):
             guard !text.isEmpty, text.utf8.count <= maxLinkLength,
                   !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
             else { throw IngestRefusal.invalid("link must be 1 to \(maxLinkLength) bytes of text or an object") }
             return text
-        case let members as [String: Any]:
-            guard let data = try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys]),
-                  data.count <= maxLinkObjectLength,
-                  !String(decoding: data, as: UTF8.self).contains("\\u0000")
+        case .object(let members):
+            let data = members.sortedCompactBytes
+            guard data.count <= maxLinkObjectLength, !String(decoding: data, as: UTF8.self).contains("\\u0000")
             else { throw IngestRefusal.invalid("link must be an object of at most \(maxLinkObjectLength) bytes") }
             return String(decoding: data, as: UTF8.self)
         default:

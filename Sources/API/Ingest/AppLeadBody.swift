@@ -26,9 +26,7 @@ struct AppLeadBody {
     static let maxMessageLength = 2000
 
     static func parse(_ bytes: [UInt8]) throws -> AppLeadBody {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw IngestRefusal.invalid("body is not a JSON object")
-        }
+        guard let object = IngestJSON.object(bytes) else { throw IngestRefusal.invalid("body is not a JSON object") }
         let top = AppBatchBody.Members(object, path: "")
         guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
         let app = try top.object("app")
@@ -36,15 +34,7 @@ struct AppLeadBody {
         guard case .success(let email) = EmailAddress.parse(emailText) else {
             throw IngestRefusal.invalid("email must be an e-mail address")
         }
-        var marketing = false
-        if let consent = object["consent"], !(consent is NSNull) {
-            guard consent is [String: Any] else { throw IngestRefusal.invalid("consent must be an object") }
-            // JSONDecoder tells a JSON boolean from a number, which JSONSerialization's NSNumber does not.
-            guard let read = try? JSONDecoder().decode(ConsentMember.self, from: Data(bytes)) else {
-                throw IngestRefusal.invalid("consent.marketing must be true or false")
-            }
-            marketing = read.consent?.marketing ?? false
-        }
+        let marketing = try top.optionalObject("consent")?.optionalBool("marketing") ?? false
         return AppLeadBody(
             key: try top.string("k", max: PublishableKey.length),
             platform: try app.optionalString("plat", max: 16), bundleId: try app.optionalString("bid", max: 255),
@@ -57,15 +47,10 @@ struct AppLeadBody {
             eventId: try top.optionalString("eventId", max: AppBatchBody.maxIdLength))
     }
 
-    private struct ConsentMember: Decodable {
-        struct Consent: Decodable { var marketing: Bool? }
-        var consent: Consent?
-    }
-
     /// `message`: 1 to `maxMessageLength` bytes of text; line breaks and tabs are the only control characters taken.
-    private static func message(_ value: Any?) throws -> String? {
-        guard let value, !(value is NSNull) else { return nil }
-        guard let text = value as? String, !text.isEmpty, text.utf8.count <= maxMessageLength,
+    private static func message(_ value: IngestJSON.Value?) throws -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= maxMessageLength,
               !text.unicodeScalars.contains(where: {
                   ($0.value < 0x20 && !["\n", "\r", "\t"].contains($0)) || $0.value == 0x7F
               })

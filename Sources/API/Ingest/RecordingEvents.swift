@@ -36,25 +36,24 @@ struct RecordingEvents {
         var references: [String] = []
         var times: [Int] = []
         for (index, line) in lines.enumerated() {
-            guard var event = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            guard var event = IngestJSON.object(Array(line)) else {
                 throw IngestRefusal.invalid("events[\(index)] is not a JSON object")
             }
             let members = AppBatchBody.Members(event, path: "events[\(index)]")
             let type = try members.int("type")
             times.append(try members.int("timestamp"))
             var kept = Array(line)
-            if type == 5, let data = event["data"] as? [String: Any], data["tag"] as? String == "x3",
-               var payload = data["payload"] as? [String: Any], payload["e"] as? String == "img"
+            if type == 5, var data = event["data"]?.object, case .string("x3") = data["tag"],
+               var payload = data["payload"]?.object, case .string("img") = payload["e"]
             {
                 if let asset = try screenshot(payload, path: "events[\(index)].data.payload"), keepsScreenshots {
                     assets.append(asset)
                 }
-                if let sha = payload["sha"] as? String, !references.contains(sha) { references.append(sha) }
-                payload["data"] = nil
-                var stripped = data
-                stripped["payload"] = payload
-                event["data"] = stripped
-                kept = Array(try JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
+                if case .string(let sha) = payload["sha"], !references.contains(sha) { references.append(sha) }
+                payload.remove("data")
+                data.replace("payload", with: .object(payload))
+                event.replace("data", with: .object(data))
+                kept = event.sortedCompactBytes
             }
             output += kept + [UInt8(ascii: "\n")]
         }
@@ -63,7 +62,7 @@ struct RecordingEvents {
     }
 
     /// The image of a screenshot event, checked against its `sha`; nil when it carries no `data` (sent before).
-    private static func screenshot(_ payload: [String: Any], path: String) throws -> RecordingPacketRow.Asset? {
+    private static func screenshot(_ payload: IngestJSON.Object, path: String) throws -> RecordingPacketRow.Asset? {
         let members = AppBatchBody.Members(payload, path: path)
         let sha = try members.string("sha", max: 64)
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })

@@ -17,9 +17,7 @@ struct RecordingHeader {
     var consentStates: String?
 
     static func parse(_ bytes: [UInt8]) throws -> RecordingHeader {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw IngestRefusal.invalid("header is not a JSON object")
-        }
+        guard let object = IngestJSON.object(bytes) else { throw IngestRefusal.invalid("header is not a JSON object") }
         let top = AppBatchBody.Members(object, path: "")
         guard try top.int("v") == 1 else { throw IngestRefusal.invalid("v must be 1") }
         let secret = try top.string("sec", max: 128)

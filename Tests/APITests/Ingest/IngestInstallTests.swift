@@ -134,7 +134,7 @@ extension IngestFixture {
         #expect(pending["apple_ads_token"] == "QUFBQUFBQUFBQUFB+/==")
         #expect(try rows.filter { try $0.string("tier") == "link" }.map { try $0.string("link") }.sorted()
                 == [#"https://go.example.com/r/abc"#,
-                    #"{"code":"abc","s":"https:\/\/go.example.com\/r\/abc","t":1764630000000,"tok":"t-1"}"#])
+                    #"{"code":"abc","s":"https://go.example.com/r/abc","t":1764630000000,"tok":"t-1"}"#])
         #expect(try rows.filter { try $0.string("tier") == "referrer" }.map { $0["apple_ads_token"] }
                 == [nil])
     }
