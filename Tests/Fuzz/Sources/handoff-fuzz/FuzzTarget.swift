@@ -15,6 +15,6 @@ struct FuzzTarget: Sendable {
         TrackerLinkFuzz.target, EmailFuzz.target, PaymentFieldsFuzz.target, IdentifiersFuzz.target,
         ProjectSettingsFuzz.target, FingerprintFieldsFuzz.target, AppleJWSFuzz.target,
         PubSubPushFuzz.target, RevenueCatFuzz.target,
-        ForwardURLFuzz.target,
+        ForwardURLFuzz.target, IngestBodyFuzz.target,
     ]
 }
