@@ -52,14 +52,26 @@ BEGIN
         last_seen_at = greatest(s.last_seen_at, EXCLUDED.last_seen_at), batches = s.batches + 1,
         sdk = EXCLUDED.sdk, sdk_version = EXCLUDED.sdk_version, os_version = EXCLUDED.os_version,
         app_version = EXCLUDED.app_version, consent = EXCLUDED.consent;
+    -- Events: a plain INSERT first; only a batch that meets an event already stored (a re-send) pays for ON CONFLICT,
+    -- whose speculative insertion costs every row more index work (pgbench, one run: 634 batches/s without it against
+    -- 430–560 with it).
     IF cardinality(p_event_numbers) > 0 THEN
-        INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at, props,
-            received_at)
-        SELECT (to_timestamp(u.t / 1000.0) AT TIME ZONE 'UTC')::date, p_org, p_app, p_install_hash, u.s, u.n, u.name,
-            to_timestamp(u.t / 1000.0), u.p, now()
-        FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
-            AS u(s, n, name, t, p)
-        ON CONFLICT DO NOTHING;
+        BEGIN
+            INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at, props,
+                received_at)
+            SELECT (to_timestamp(u.t / 1000.0) AT TIME ZONE 'UTC')::date, p_org, p_app, p_install_hash, u.s, u.n,
+                u.name, to_timestamp(u.t / 1000.0), u.p, now()
+            FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
+                AS u(s, n, name, t, p);
+        EXCEPTION WHEN unique_violation THEN
+            INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at, props,
+                received_at)
+            SELECT (to_timestamp(u.t / 1000.0) AT TIME ZONE 'UTC')::date, p_org, p_app, p_install_hash, u.s, u.n,
+                u.name, to_timestamp(u.t / 1000.0), u.p, now()
+            FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
+                AS u(s, n, name, t, p)
+            ON CONFLICT DO NOTHING;
+        END;
     END IF;
     IF cardinality(p_view_ids) > 0 THEN
         INSERT INTO ingest_screen_views AS v (day, org_id, app_id, install_hash, session_id, view_id, seq, started_at,
