@@ -123,7 +123,7 @@ import TestSupport
             appId: app.app, projectId: app.project, installHash: String(repeating: "a", count: 64), tier: .organic,
             installedAt: RFC3339.format(fixture.clock.now), sdk: nil, sdkVersion: nil,
             sources: AppInstallRecorded.Sources())
-        _ = try fixture.model.ingest.recordInstall.run(install, orgId: app.org, metadata: Fixture.metadata)
+        _ = try #require(fixture.model.identity).recordInstall.run(install, orgId: app.org, metadata: Fixture.metadata)
         let event = try #require(try fixture.events(app.org, AppInstallRecorded.eventType).last)
         #expect(try AppleAdsJob.jobs(for: event).isEmpty)
     }

@@ -18,7 +18,8 @@ public struct IngestRowStore: Sendable {
     public static let defaultRetentionDays = 400
 
     /// Writes `rows`: the session is inserted or its last sighting, batch count and SDK moved; an event already
-    /// stored (same session and `n`) is skipped; a screen view replaces the stored one only with a higher `seq`.
+    /// stored (same install, session and `n`) is skipped; a screen view replaces the stored one only with a higher
+    /// `seq`. Rows are keyed by install too (migration 0040): two installs sending the same `sid` do not meet.
     public func write(_ rows: IngestRows) throws {
         let statements = Self.statements(rows)
         do {
@@ -74,7 +75,7 @@ public struct IngestRowStore: Sendable {
                     last_seen_at, batches, sdk, sdk_version, os_version, app_version, consent)
                 VALUES (\(dayOf.replacingOccurrences(of: "%@", with: "$6")), $1::uuid, $2::uuid, $3::uuid, $4, $5,
                     to_timestamp($6::bigint / 1000.0), to_timestamp($7::bigint / 1000.0), 1, $8, $9, $10, $11, $12)
-                ON CONFLICT (day, app_id, session_id) DO UPDATE SET
+                ON CONFLICT (day, app_id, session_id, install_hash) DO UPDATE SET
                     last_seen_at = greatest(s.last_seen_at, EXCLUDED.last_seen_at), batches = s.batches + 1,
                     sdk = EXCLUDED.sdk, sdk_version = EXCLUDED.sdk_version, os_version = EXCLUDED.os_version,
                     app_version = EXCLUDED.app_version, consent = EXCLUDED.consent
@@ -136,7 +137,7 @@ public struct IngestRowStore: Sendable {
                 FROM unnest($4::text[], $5::text[], $6::integer[], $7::bigint[], $8::bigint[], $9::text[], $10::text[],
                             $11::bigint[], $12::integer[], $13::integer[])
                     AS u(s, id, seq, t0, t1, nav, path, eng, taps, itaps)
-                ON CONFLICT (day, app_id, session_id, view_id) DO UPDATE SET seq = EXCLUDED.seq,
+                ON CONFLICT (day, app_id, session_id, install_hash, view_id) DO UPDATE SET seq = EXCLUDED.seq,
                     started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, nav = EXCLUDED.nav,
                     path = EXCLUDED.path, engaged_ms = EXCLUDED.engaged_ms, taps = EXCLUDED.taps,
                     itaps = EXCLUDED.itaps, received_at = EXCLUDED.received_at
