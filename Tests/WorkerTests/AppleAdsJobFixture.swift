@@ -44,11 +44,11 @@ final class AppleAdsJobFixture: @unchecked Sendable {
     }
 
     /// Records an install of `app` with `token` (tier `pending`) and maybe a deep link, dispatches its jobs; the
-    /// install's hash.
+    /// install's hash (`given`, or a random one).
     @discardableResult
     func install(_ app: (org: OrgID, project: ProjectID, app: AppID), token: String, link: String? = nil,
-                 dispatch: Bool = true) throws -> String {
-        let hash = Hex.encode(SHA256.hash(Array(UUID().uuidString.utf8)))
+                 dispatch: Bool = true, hash given: String? = nil) throws -> String {
+        let hash = given ?? Hex.encode(SHA256.hash(Array(UUID().uuidString.utf8)))
         let install = AppInstallRecorded(
             appId: app.app, projectId: app.project, installHash: hash, tier: .pending,
             installedAt: RFC3339.format(clock.now), sdk: "X3Kit", sdkVersion: "1.4.2",

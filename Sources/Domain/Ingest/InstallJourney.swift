@@ -30,6 +30,6 @@ public struct InstallJourney: Sendable, Equatable {
             (.x3c, x3c), (.gclid, gclid), (.appleAdsToken, appleAdsToken), (.link, link),
             (.metaReferrer, metaReferrer), (.utmContent, metaUtmContent),
         ]
-        return all.compactMap { field, text in text.map { (field, $0) } }
+        return all.compactMap { field, text in text.map { (field: field, text: $0) } }
     }
 }
