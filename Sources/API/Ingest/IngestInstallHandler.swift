@@ -53,7 +53,14 @@ enum IngestInstallHandler {
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
         let outcome = try identity.recordInstall.run(install, journey: journey, orgId: app.orgId, metadata: metadata)
-        return try IngestResponse.encode(Answer(tier: outcome.tier.rawValue))
+        var tier = outcome.tier
+        if outcome.recorded {
+            // A batch stored at the same instant may have left its account token after `identified` was read.
+            tier = try environment.model.ingest.identifyInstall.settle(
+                org: app.orgId, project: app.projectId, app: app.appId, installHash: install.installHash,
+                recorded: tier, metadata: metadata)
+        }
+        return try IngestResponse.encode(Answer(tier: tier.rawValue))
     }
 
     /// The install's event and its journey keys (in clear, sealed by `RecordInstall`): its tier from the sources
