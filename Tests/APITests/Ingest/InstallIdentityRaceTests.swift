@@ -5,6 +5,7 @@ import Domain
 import EventStore
 import Foundation
 import Postgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -54,19 +55,40 @@ import TestSupport
         #expect(moves == "1")
     }
 
-    @Test func batchesAndTheirInstallsSentAtOnceAllEndIdentity() throws {
+    @Test func anInstallWhoseBatchLandsWhileItIsBeingRecordedAnswersIdentity() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
-        let identity = #""xid":"\#(IngestIdentityTests.xid)""#
-        let installs = (0..<10).map { "R-\($0)" }
-        DispatchQueue.concurrentPerform(iterations: installs.count * 2) { index in
-            let inst = installs[index / 2]
-            if index % 2 == 0 {
-                _ = fixture.batch(IngestIdentityTests.batch(app.key, inst: inst, identity: identity))
-            } else {
-                _ = fixture.install(IngestIdentityTests.install(app.key, inst: inst))
-            }
+        let database = fixture.apps.tenants.database
+        // Hold the org's log counter: the install reads no token yet, then waits at its append.
+        let holder = try fixture.apps.tenants.ownerConnection()
+        try holder.query("BEGIN")
+        try holder.query("SELECT last_seq FROM event_orgs WHERE org_id = $1::uuid FOR UPDATE", [.text(app.tenant.org)])
+        let holderPid = try holder.query("SELECT pg_backend_pid()::text AS pid").rows[0].string("pid")
+        let answer = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let text = bodyText(fixture.install(IngestIdentityTests.install(app.key, inst: "W")))
+            answer.withLock { $0 = text }
+            done.signal()
         }
-        for inst in installs { #expect(try tier(fixture, app: app.appId, inst: inst) == "identity", "\(inst)") }
+        let admin = try Connection(configuration: PostgresConfiguration(url: database.adminURL))
+        var blocked = false
+        for _ in 0..<400 where !blocked {
+            blocked = try admin.query("""
+                SELECT count(*)::text AS n FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))
+                """, [.text(holderPid)]).rows[0].string("n") != "0"
+            if !blocked { usleep(25_000) }
+        }
+        #expect(blocked)
+        // Now the batch stores the install's token and finds no install row (no purchase: it appends nothing).
+        let identity = #""xid":"\#(IngestIdentityTests.xid)""#
+        let batch = String(decoding: IngestIdentityTests.batch(app.key, inst: "W", identity: identity), as: UTF8.self)
+            .replacingOccurrences(of: #""e":"purchase""#, with: #""e":"tap""#)
+        #expect(fixture.batch(Array(batch.utf8)).status == 200)
+        #expect(try tier(fixture, app: app.appId, inst: "W") == nil)
+        try holder.query("COMMIT")
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(answer.withLock { $0 } == #"{"ok":true,"tier":"identity"}"#)
+        #expect(try tier(fixture, app: app.appId, inst: "W") == "identity")
     }
 }
