@@ -1,3 +1,4 @@
+import Commands
 import Domain
 import EventStore
 import Foundation
@@ -98,14 +99,17 @@ public enum AppleAdsJob {
         }))
     }
 
-    /// The stored token in clear: opened with the install's key when sealed (version 2), as is when not (version 1);
-    /// nil once the key was destroyed. Throws (to retry) when a sealed token meets a worker without the master key.
+    /// The stored token in clear (`SubjectKeys.journeyKey`); nil once the install's key was destroyed. Throws (to
+    /// retry) when a sealed token meets a worker without the master key.
     static func opened(_ stored: String, org: UUID, installHash: String, keys: SubjectKeys?,
                        on connection: Connection) throws -> String? {
-        guard let sealed = SealedValue(stored) else { return stored }
-        guard let keys else { throw JobFailure("Apple Ads: the token is sealed and HANDOFF_MASTER_KEY is not set") }
-        switch try keys.reveal(sealed, field: .appleAdsToken, org: org,
-                               subject: AppLeadStreams.installSubject(installHash: installHash), on: connection) {
+        guard let keys else {
+            guard SealedValue(stored) == nil else {
+                throw JobFailure("Apple Ads: the token is sealed and HANDOFF_MASTER_KEY is not set")
+            }
+            return stored
+        }
+        switch try keys.journeyKey(stored, field: .appleAdsToken, org: org, installHash: installHash, on: connection) {
         case .value(let token): return token
         case .erased: return nil
         case .invalid: throw JobFailure("Apple Ads: the stored token does not open", permanent: true)

@@ -131,8 +131,8 @@ public struct EraseInstall: Sendable {
         let row = try connection.query("""
             SELECT tier, x3c FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2
             """, parameters).rows.first
-        if let stored = row?["x3c"], let x3c = try opened(stored, field: .x3c, org: org, install: install,
-                                                          on: connection) {
+        if let stored = row?["x3c"], case .value(let x3c) = try context.subjectKeys.journeyKey(
+            stored, field: .x3c, org: org.uuid, installHash: install.installHash, on: connection) {
             try connection.query("""
                 DELETE FROM link_clicks WHERE org_id = $1::uuid AND project_id = $2::uuid AND click_token = $3
                 """, [.text(org.description), .text(install.projectId.description), .text(x3c)])
@@ -142,17 +142,5 @@ public struct EraseInstall: Sendable {
             UPDATE app_conversions SET install_tier = $3, install_hash = NULL, session_id = NULL
             WHERE app_id = $1::uuid AND install_hash = $2
             """, parameters + [.text(tier)])
-    }
-
-    /// A journey key as `app_installs` holds it, in clear: opened with the install's key when sealed (version 2), as
-    /// is when not (version 1); nil when it does not open.
-    private func opened(_ stored: String, field: PersonalDataField, org: OrgID, install: Install,
-                        on connection: Connection) throws -> String? {
-        guard let sealed = SealedValue(stored) else { return stored }
-        let subject = AppLeadStreams.installSubject(installHash: install.installHash)
-        guard case .value(let text) = try context.subjectKeys.reveal(sealed, field: field, org: org.uuid,
-                                                                     subject: subject, on: connection)
-        else { return nil }
-        return text
     }
 }
