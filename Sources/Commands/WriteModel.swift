@@ -96,6 +96,8 @@ public struct IdentityModel: Sendable {
     public let appLeads: AppLeadLookup
     /// Install erasure, by the device (`POST /v1/m/erase`) or the project's server: it destroys personal-data keys.
     public let eraseInstall: EraseInstall
+    /// Installs and their tier (`POST /v1/m/install`): journey keys are sealed for the install.
+    public let recordInstall: RecordInstall
 
     /// The identity model over `context`.
     public init(_ context: IdentityContext, projects: ProjectLookup, sweep: FingerprintSweep) {
@@ -115,6 +117,7 @@ public struct IdentityModel: Sendable {
         self.recordAppLead = RecordAppLead(context)
         self.appLeads = AppLeadLookup(context)
         self.eraseInstall = EraseInstall(context)
+        self.recordInstall = RecordInstall(context)
     }
 
     /// The secrets (pass keys for the paywall, the pepper for IP hashes at the edge).

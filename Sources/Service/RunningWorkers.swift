@@ -74,7 +74,7 @@ public final class RunningWorkers: Sendable {
             GooglePlayJob.kind(settings: googlePlay),
             ProbeJob.kind(redis: redis, smtp: smtp, mailFrom: configuration.mailFrom),
             AuditorForwardJob.kind(forwarder: forwarder),
-            AppleAdsJob.kind(baseURL: configuration.appleAdsAPIBaseURL),
+            AppleAdsJob.kind(baseURL: configuration.appleAdsAPIBaseURL, keys: identity?.subjectKeys),
         ])
         let visibility = Double(configuration.jobVisibilityTimeoutSeconds)
         let onError: @Sendable (String) -> @Sendable (any Error) -> Void = { role in

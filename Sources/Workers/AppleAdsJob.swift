@@ -1,7 +1,9 @@
+import Commands
 import Domain
 import EventStore
 import Foundation
 import HTTPClient
+import Postgres
 
 /// The `apple-ads` job kind (queue and worker role `apple-ads`, issue 20): resolves an install's Apple Ads
 /// (AdServices) token against Apple's attribution API and ends its `pending` tier.
@@ -23,10 +25,12 @@ public enum AppleAdsJob {
     public static let defaultBaseURL = "https://api-adservices.apple.com/api/v1"
     static let effectTimeout: Double = 10
 
-    /// The kind posting to `baseURL` + `/` with `client`.
-    public static func kind(baseURL: String, client: HTTPClient = HTTPClient(maxResponseBytes: 64 << 10)) -> JobKind {
+    /// The kind posting to `baseURL` + `/` with `client`; `keys` open tokens sealed for the install (installs
+    /// recorded since `AppInstallRecorded` version 2), nil without `HANDOFF_MASTER_KEY`.
+    public static func kind(baseURL: String, client: HTTPClient = HTTPClient(maxResponseBytes: 64 << 10),
+                            keys: SubjectKeys?) -> JobKind {
         JobKind(name: name, queue: queue, retryDelays: retryDelays, jobs: jobs(for:)) { run in
-            try perform(run, url: baseURL + "/", client: client)
+            try perform(run, url: baseURL + "/", client: client, keys: keys)
         }
     }
 
@@ -49,7 +53,7 @@ public enum AppleAdsJob {
         var record: String?
     }
 
-    static func perform(_ run: JobRun, url: String, client: HTTPClient) throws -> JobPlan {
+    static func perform(_ run: JobRun, url: String, client: HTTPClient, keys: SubjectKeys?) throws -> JobPlan {
         let payload = run.job.payload
         guard let org = run.job.orgId, let appText = payload["appId"]?.stringValue,
               case .success(let app) = AppID.parse(appText), let installHash = payload["installHash"]?.stringValue,
@@ -63,17 +67,21 @@ public enum AppleAdsJob {
             FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2
             """, [.text(app.description), .text(installHash)]).rows.first
         else { return .done("skipped: the install is gone") }
-        guard try row.string("tier") == InstallTier.pending.rawValue, let token = row["apple_ads_token"] else {
+        guard try row.string("tier") == InstallTier.pending.rawValue else {
             return .done("skipped: the install is no longer pending")
+        }
+        // Nil: the install was erased (its token cleared or its key destroyed), so Apple cannot be asked.
+        let token = try row["apple_ads_token"].flatMap {
+            try opened($0, org: org, installHash: installHash, keys: keys, on: run.transaction.connection)
         }
         let hasLink = try row.bool("has_link")
         // The `identity` tier: an account token whose latest batch granted attribution (docs/app-identity.md).
         let identified = try row.bool("identified")
         let metadata = EventMetadata(actor: Actor(kind: .worker, id: queue), requestId: "job-\(run.job.id)",
                                      correlationId: eventId, causationId: eventId)
-        let lastAttempt = run.job.attempt >= retryDelays.count
+        let lastAttempt = run.job.attempt >= retryDelays.count || token == nil
         return .effect(JobEffect(timeout: effectTimeout, perform: { () -> Answer in
-            ask(url: url, token: token, client: client)
+            token.map { ask(url: url, token: $0, client: client) } ?? Answer()
         }, record: { answer, recording in
             let decision = AppleAdsResolution.decide(
                 status: answer.status, attributed: answer.attributed, record: answer.record,
@@ -89,6 +97,23 @@ public enum AppleAdsJob {
                 metadata: metadata)
             return .done("\(tier.rawValue) (\(reason))")
         }))
+    }
+
+    /// The stored token in clear (`SubjectKeys.journeyKey`); nil once the install's key was destroyed. Throws (to
+    /// retry) when a sealed token meets a worker without the master key.
+    static func opened(_ stored: String, org: UUID, installHash: String, keys: SubjectKeys?,
+                       on connection: Connection) throws -> String? {
+        guard let keys else {
+            guard SealedValue(stored) == nil else {
+                throw JobFailure("Apple Ads: the token is sealed and HANDOFF_MASTER_KEY is not set")
+            }
+            return stored
+        }
+        switch try keys.journeyKey(stored, field: .appleAdsToken, org: org, installHash: installHash, on: connection) {
+        case .value(let token): return token
+        case .erased: return nil
+        case .invalid: throw JobFailure("Apple Ads: the stored token does not open", permanent: true)
+        }
     }
 
     /// Posts `token` and reads the answer; never throws (no answer is `status` nil).

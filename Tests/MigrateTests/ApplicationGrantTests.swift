@@ -50,11 +50,14 @@ import TestSupport
         // App leads (0031): only inserted (erasure destroys the install's key, not the row).
         "app_leads": Grants(table: ["SELECT", "INSERT"]),
         // App installs (0030): one row per install; its tier and pending Apple Ads token move later.
+        // An erasure clears its journey keys (0040).
         "app_installs": Grants(table: ["SELECT", "INSERT"], updatable: ["tier", "apple_ads_token",
-                                                                        "apple_ads_attribution"]),
+                                                                        "apple_ads_attribution", "x3c", "gclid",
+                                                                        "link", "meta_referrer", "utm_content"]),
         // Go links (0032): links inserted by their projection, clicks by GET /v1/go/{ref}; nothing moves.
         "go_links": Grants(table: ["SELECT", "INSERT"]),
-        "link_clicks": Grants(table: ["SELECT", "INSERT"]),
+        // The click an erased install's `x3c` names is deleted (0040).
+        "link_clicks": Grants(table: ["SELECT", "INSERT", "DELETE"]),
         // A proxy key is revoked by its projection (0038).
         "proxy_keys": Grants(table: ["SELECT", "INSERT"], updatable: ["revoked_at"]),
         // Apple's postback copies (0037): a signed copy replaces a stored failed one (every column); nothing deleted.
@@ -62,7 +65,8 @@ import TestSupport
         // App conversions (0035): a hint half and a confirmation half are each filled in once, then marked converted.
         "app_conversions": Grants(table: ["SELECT", "INSERT"],
                                   updatable: ["app_id", "install_hash", "session_id", "hinted_at", "source", "amount",
-                                              "currency", "product_id", "confirmed_at", "converted_at", "day"]),
+                                              "currency", "product_id", "confirmed_at", "converted_at", "day",
+                                              "install_tier"]),
         "app_destinations": Grants(table: ["SELECT", "INSERT"], updatable: ["removed_at"]),
         "app_store_tokens": Grants(table: ["SELECT", "INSERT"], updatable: ["retired_at"]),
         // Signed chain heads and the audit public keys (0023): append-only, like events.

@@ -26,7 +26,8 @@ final class AppleAdsJobFixture: @unchecked Sendable {
                                       lookupPepper: Array(repeating: 0x44, count: 32),
                                       passKeys: [("k1", Array(repeating: 0x11, count: 32))])
         model = WriteModel(pool: jobs.pool, secrets: secrets)
-        registry = JobRegistry([AppleAdsJob.kind(baseURL: peer.base)])
+        registry = JobRegistry([AppleAdsJob.kind(baseURL: peer.base,
+                                                  keys: SubjectKeys(masterKeys: secrets.masterKeys))])
     }
 
     /// A new organization with one project and an iOS app: their ids.
@@ -43,16 +44,17 @@ final class AppleAdsJobFixture: @unchecked Sendable {
     }
 
     /// Records an install of `app` with `token` (tier `pending`) and maybe a deep link, dispatches its jobs; the
-    /// install's hash.
+    /// install's hash (`given`, or a random one).
     @discardableResult
     func install(_ app: (org: OrgID, project: ProjectID, app: AppID), token: String, link: String? = nil,
-                 dispatch: Bool = true) throws -> String {
-        let hash = Hex.encode(SHA256.hash(Array(UUID().uuidString.utf8)))
+                 dispatch: Bool = true, hash given: String? = nil) throws -> String {
+        let hash = given ?? Hex.encode(SHA256.hash(Array(UUID().uuidString.utf8)))
         let install = AppInstallRecorded(
             appId: app.app, projectId: app.project, installHash: hash, tier: .pending,
             installedAt: RFC3339.format(clock.now), sdk: "X3Kit", sdkVersion: "1.4.2",
-            sources: AppInstallRecorded.Sources(appleAdsToken: token, link: link))
-        _ = try model.ingest.recordInstall.run(install, orgId: app.org, metadata: Self.metadata)
+            sources: AppInstallRecorded.Sources())
+        _ = try #require(model.identity).recordInstall.run(
+            install, journey: InstallJourney(appleAdsToken: token, link: link), orgId: app.org, metadata: Self.metadata)
         if dispatch {
             let event = try #require(try events(app.org, AppInstallRecorded.eventType).last)
             let now = clock.now

@@ -1,4 +1,5 @@
 import Commands
+import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -116,6 +117,27 @@ import TestSupport
         #expect(try fixture.appleAdsJobs(app.org).map(\.state) == [.done, .done])
     }
 
+    @Test func aTokenIsKeptSealedAndAnInstallErasedWhilePendingResolvesWithoutAskingApple() throws {
+        let fixture = try Fixture()
+        let app = try fixture.app()
+        let inst = "I-ERASED"
+        let pepper = Array(repeating: UInt8(0x44), count: 32)
+        let hash = Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.app):\(inst)".utf8)))
+        try fixture.install(app, token: Self.token, link: "https://go.example.com/spring", hash: hash)
+        #expect(try fixture.row(hash).string("apple_ads_token").hasPrefix("pd1."))
+        let secret = String(repeating: "5a", count: 32)
+        try fixture.model.ingest.rows.keepEraseProof(org: app.org, app: app.app, installHash: hash,
+                                                     proof: Hex.encode(SHA256.hash(Array(secret.utf8))))
+        #expect(try #require(fixture.model.identity).eraseInstall.device(
+            org: app.org, project: app.project, app: app.app, install: inst, secret: secret,
+            metadata: Fixture.metadata))
+        #expect(try fixture.row(hash)["apple_ads_token"] == nil)
+        #expect(try fixture.runDue() == 1)
+        #expect(try fixture.row(hash).string("tier") == "organic")
+        #expect(try resolved(fixture, app.org).map(\.reason) == ["unresolved"])
+        #expect(try fixture.peer.calls().isEmpty)
+    }
+
     @Test func anInstallThatIsNotPendingMakesNoJob() throws {
         let fixture = try Fixture()
         let app = try fixture.app()
@@ -123,7 +145,7 @@ import TestSupport
             appId: app.app, projectId: app.project, installHash: String(repeating: "a", count: 64), tier: .organic,
             installedAt: RFC3339.format(fixture.clock.now), sdk: nil, sdkVersion: nil,
             sources: AppInstallRecorded.Sources())
-        _ = try fixture.model.ingest.recordInstall.run(install, orgId: app.org, metadata: Fixture.metadata)
+        _ = try #require(fixture.model.identity).recordInstall.run(install, orgId: app.org, metadata: Fixture.metadata)
         let event = try #require(try fixture.events(app.org, AppInstallRecorded.eventType).last)
         #expect(try AppleAdsJob.jobs(for: event).isEmpty)
     }

@@ -31,9 +31,8 @@ enum IngestInstallHandler {
         }
         let consent = try IngestConsent.parse(mode: body.consentMode, states: body.consentStates).get()
         guard app.settings.enabled else { throw IngestRefusal.disabled }
-        guard let pepper = environment.model.identity?.secrets.lookupPepper else {
-            throw IngestRefusal.unavailable(retryAfter: 60)
-        }
+        guard let identity = environment.model.identity else { throw IngestRefusal.unavailable(retryAfter: 60) }
+        let pepper = identity.secrets.lookupPepper
         let now = environment.clock()
         let agent = SDKUserAgent.parse(request.headers["User-Agent"])
         let identified = try environment.model.ingest.identifyInstall.isIdentified(
@@ -43,23 +42,35 @@ enum IngestInstallHandler {
         let clickLink = try x3c.flatMap {
             try environment.model.links.clicks.link(ofClick: $0, org: app.orgId, project: app.projectId)
         }
-        var install = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
-                               clickLink: clickLink, identified: identified)
-        install.sources.metaReferrer = try metaCampaign(install.sources.utmContent, app: app, environment)
+        var (install, journey) = recorded(body, app: app, consent: consent, agent: agent, now: now, pepper: pepper,
+                                          clickLink: clickLink, identified: identified)
+        if let utmContent = install.sources.utmContent, MetaInstallReferrer.isMeta(utmContent) {
+            // Meta's encrypted referrer names this one install's ad click: a journey key, not a campaign field.
+            install.sources.utmContent = nil
+            journey.metaUtmContent = utmContent
+            journey.metaReferrer = try metaCampaign(utmContent, app: app, environment)
+        }
         let metadata = EventMetadata(actor: .system("app-install"), requestId: context.requestID,
                                      correlationId: context.requestID)
-        let outcome = try environment.model.ingest.recordInstall.run(install, orgId: app.orgId, metadata: metadata)
-        return try IngestResponse.encode(Answer(tier: outcome.tier.rawValue))
+        let outcome = try identity.recordInstall.run(install, journey: journey, orgId: app.orgId, metadata: metadata)
+        var tier = outcome.tier
+        if outcome.recorded {
+            // A batch stored at the same instant may have left its account token after `identified` was read.
+            tier = try environment.model.ingest.identifyInstall.settle(
+                org: app.orgId, project: app.projectId, app: app.appId, installHash: install.installHash,
+                recorded: tier, metadata: metadata)
+        }
+        return try IngestResponse.encode(Answer(tier: tier.rawValue))
     }
 
-    /// The install's event: its tier from the sources (only with attribution consent), the first open corrected by
-    /// serverNow − `at` (one outside the 7 days before now is taken as now), the install kept only as
-    /// HMAC-SHA256(lookup pepper, `appId:inst`). `clickLink` is the go link of the click `x3c` names, if known;
-    /// `identified`: batches before it left an account token whose latest batch granted attribution (the `identity`
-    /// tier).
+    /// The install's event and its journey keys (in clear, sealed by `RecordInstall`): its tier from the sources
+    /// (only with attribution consent), the first open corrected by serverNow − `at` (one outside the 7 days before
+    /// now is taken as now), the install kept only as HMAC-SHA256(lookup pepper, `appId:inst`). `clickLink` is the go
+    /// link of the click `x3c` names, if known; `identified`: batches before it left an account token whose latest
+    /// batch granted attribution (the `identity` tier).
     static func recorded(_ body: AppInstallBody, app: IngestLookup.IngestApp, consent: IngestConsent,
                          agent: SDKUserAgent?, now: Date, pepper: [UInt8], clickLink: GoLinkID? = nil,
-                         identified: Bool = false) -> AppInstallRecorded {
+                         identified: Bool = false) -> (AppInstallRecorded, InstallJourney) {
         let offset = now.timeIntervalSince1970 - Double(body.sentAt) / 1000
         var firstOpen = Date(timeIntervalSince1970: Double(body.firstOpenAt ?? body.sentAt) / 1000 + offset)
         if firstOpen > now || firstOpen < now.addingTimeInterval(-firstOpenWindow) { firstOpen = now }
@@ -68,17 +79,19 @@ enum IngestInstallHandler {
                                            appleAds: body.appleAdsToken == nil ? .none : .unresolved,
                                            link: body.link != nil, identity: identified)
         var sources = AppInstallRecorded.Sources()
+        var journey = InstallJourney()
         if consent.usesInstallSources {
             sources = AppInstallRecorded.Sources(
                 utmSource: referrer?.utmSource, utmMedium: referrer?.utmMedium, utmCampaign: referrer?.utmCampaign,
-                utmTerm: referrer?.utmTerm, utmContent: referrer?.utmContent, gclid: referrer?.gclid,
-                x3c: referrer?.x3c, appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link,
-                goLinkId: clickLink?.description)
+                utmTerm: referrer?.utmTerm, utmContent: referrer?.utmContent, goLinkId: clickLink?.description)
+            journey = InstallJourney(x3c: referrer?.x3c, gclid: referrer?.gclid,
+                                     appleAdsToken: tier == .pending ? body.appleAdsToken : nil, link: body.link)
         }
-        return AppInstallRecorded(
+        let install = AppInstallRecorded(
             appId: app.appId, projectId: app.projectId, installHash: installHash(app, body, pepper), tier: tier,
             installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
             sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
+        return (install, journey)
     }
 
     /// The campaign a Meta Install Referrer in `utmContent` names, decrypted with the app's key; nil without either

@@ -4,8 +4,9 @@ import Foundation
 import Postgres
 
 /// Reads `app_conversions` (migration 0035) for `GET /s2s/v1/apps/{appId}/conversions`: confirmed conversions per UTC
-/// day of the purchase and tier of the install that hinted it (`app_installs`; `unknown` for an install never
-/// recorded), with the confirmed amounts per currency, under the org's row-level-security scope.
+/// day of the purchase and tier of the install that hinted it (`app_installs`; the tier kept at its erasure for an
+/// erased install; `unknown` for an install never recorded), with the confirmed amounts per currency, under the org's
+/// row-level-security scope.
 public struct ConversionCounts: Sendable {
     let pool: Pool
 
@@ -25,7 +26,7 @@ public struct ConversionCounts: Sendable {
     public func perDay(org: OrgID, app: AppID, from: Date, to: Date) throws -> [Day] {
         let rows = try pool.withConnection { connection in
             try connection.queryPrepared("""
-                SELECT c.day::text AS day, coalesce(i.tier, 'unknown') AS tier, c.currency,
+                SELECT c.day::text AS day, coalesce(i.tier, c.install_tier, 'unknown') AS tier, c.currency,
                     count(*)::text AS n, sum(c.amount)::text AS amount
                 FROM app_conversions c
                 LEFT JOIN app_installs i ON i.app_id = c.app_id AND i.install_hash = c.install_hash

@@ -76,7 +76,7 @@ struct ConversionMatch {
         }
         let event = AppConversionConfirmed(
             appId: try row.string("app_id"), projectId: projectId, orderId: orderId.text,
-            installHash: try row.string("install_hash"), sessionId: row["session_id"],
+            installHash: row["install_hash"], sessionId: row["session_id"],
             hintedAt: try row.string("hinted_at"), source: try row.string("source"), amount: amount,
             currency: try row.string("currency"), productId: row["product_id"],
             confirmedAt: try row.string("confirmed_at"))

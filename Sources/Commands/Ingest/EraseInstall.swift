@@ -9,10 +9,12 @@ import Postgres
 /// /v1/projects/{project}/app-users/erase`).
 ///
 /// Per install: its recordings are deleted first (`RecordingStore.erase`), then in one transaction its sessions,
-/// screen views and events (the day-partitioned ingest rows), account tokens and erase proof are deleted, its
-/// personal-data key `app-install:<hash>` is destroyed (which shreds its leads' contact data: the owner's
-/// `app_install_erase`, after the append, as buyer erasure does) and `AppInstallErased` is appended. Recordings go
-/// first so that a failure in between leaves the proof, and a retry erases the rest.
+/// screen views and events (the day-partitioned ingest rows), account tokens and erase proof are deleted, the go-link
+/// click its `x3c` names is deleted, its conversions keep their tier but lose the install and session, its
+/// personal-data key `app-install:<hash>` is destroyed (which shreds its leads' contact data and the journey keys of
+/// its `AppInstallRecorded`: the owner's `app_install_erase`, after the append, as buyer erasure does) and
+/// `AppInstallErased` is appended, which `InstallProjection` folds by clearing the install's journey keys. Recordings
+/// go first so that a failure in between leaves the proof, and a retry erases the rest.
 public struct EraseInstall: Sendable {
     private let context: IdentityContext
     private let recordings: RecordingStore
@@ -103,6 +105,7 @@ public struct EraseInstall: Sendable {
                     try connection.query("DELETE FROM \(table) WHERE app_id = $1::uuid AND install_hash = $2",
                                          parameters)
                 }
+                try eraseJourney(of: install, org: org, on: connection)
                 try transaction.append(
                     org: org.uuid,
                     stream: InstallIdentityStreams.erasure(app: install.appId, installHash: install.installHash),
@@ -118,5 +121,26 @@ public struct EraseInstall: Sendable {
                 ])
             }
         }
+    }
+
+    /// What of `install` lies outside its own rows, before its key is destroyed: the go-link click its `x3c` named
+    /// (the click's web session and visitor hash are the other end of the install's journey) is deleted, and its
+    /// conversions keep the money fact and the install's current tier but no longer name the install or session.
+    private func eraseJourney(of install: Install, org: OrgID, on connection: Connection) throws {
+        let parameters: [PostgresValue] = [.text(install.appId.description), .text(install.installHash)]
+        let row = try connection.query("""
+            SELECT tier, x3c FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2
+            """, parameters).rows.first
+        if let stored = row?["x3c"], case .value(let x3c) = try context.subjectKeys.journeyKey(
+            stored, field: .x3c, org: org.uuid, installHash: install.installHash, on: connection) {
+            try connection.query("""
+                DELETE FROM link_clicks WHERE org_id = $1::uuid AND project_id = $2::uuid AND click_token = $3
+                """, [.text(org.description), .text(install.projectId.description), .text(x3c)])
+        }
+        let tier = try row?.string("tier") ?? InstallTier.unknown.rawValue
+        try connection.query("""
+            UPDATE app_conversions SET install_tier = $3, install_hash = NULL, session_id = NULL
+            WHERE app_id = $1::uuid AND install_hash = $2
+            """, parameters + [.text(tier)])
     }
 }

@@ -53,6 +53,20 @@ public struct IdentifyInstall: Sendable {
         }
     }
 
+    /// After `POST /v1/m/install` recorded an install as `tier`: an `organic` install whose account token (latest
+    /// batch granting attribution) is stored by now is moved to `identity` as `run` moves it. This closes the race of
+    /// a batch and the install arriving at once — the install read no token yet, the batch found no install yet —
+    /// since whichever commits second, this read comes after both. Answers the install's tier now.
+    public func settle(org: OrgID, project: ProjectID, app: AppID, installHash: String, recorded tier: InstallTier,
+                       metadata: EventMetadata) throws -> InstallTier {
+        guard tier == .organic, try isIdentified(org: org, app: app, installHash: installHash) else { return tier }
+        if let moved = try run(org: org, project: project, app: app, installHash: installHash,
+                               attributionGranted: true, metadata: metadata) {
+            return moved
+        }
+        return try self.tier(org: org, app: app, installHash: installHash) ?? tier
+    }
+
     private func tier(org: OrgID, app: AppID, installHash: String) throws -> InstallTier? {
         let results = try log.pool.withConnection { connection in
             try connection.pipeline([

@@ -28,7 +28,7 @@ public struct IngestExport: Sendable {
         private let app: AppID
         private let day: String
         private var kinds = Kind.allCases[...]
-        private var after: (session: String, key: String)?
+        private var after: Key?
 
         init(export: IngestExport, org: OrgID, app: AppID, day: String) {
             self.export = export
@@ -45,7 +45,8 @@ public struct IngestExport: Sendable {
                     kinds = kinds.dropFirst()
                     after = nil
                 } else if let last = rows.last {
-                    after = (try last.string("session_id"), try last.string("k"))
+                    after = Key(session: try last.string("session_id"), install: try last.string("install_hash"),
+                                key: try last.string("k"))
                 }
                 if !rows.isEmpty {
                     var bytes: [UInt8] = []
@@ -67,50 +68,58 @@ public struct IngestExport: Sendable {
 
     private static let time = "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'"
 
-    /// One page of `kind` after the key `after`: `line` (the JSON text), `session_id` and `k` (the rest of the key).
-    func page(_ kind: Kind, org: OrgID, app: AppID, day: String, after: (session: String, key: String)?) throws
-        -> [Row]
-    {
+    /// Where a page ends: its last row's session, install and the rest of its key (`k`: a view id, an event's `n`,
+    /// or empty for a session). Sessions of two installs may share an id (migration 0040).
+    struct Key {
+        var session: String
+        var install: String
+        var key: String
+    }
+
+    /// One page of `kind` after the key `after`: `line` (the JSON text), `session_id`, `install_hash` and `k`.
+    func page(_ kind: Kind, org: OrgID, app: AppID, day: String, after: Key?) throws -> [Row] {
         let t = Self.time
         let sql: String
         switch kind {
         case .sessions:
             sql = """
-                SELECT session_id, '' AS k, json_build_object('type', 'session', 'day', day, 'sessionId', session_id,
-                    'installHash', install_hash, 'startedAt', to_char(started_at AT TIME ZONE 'UTC', \(t)),
+                SELECT session_id, install_hash, '' AS k, json_build_object('type', 'session', 'day', day,
+                    'sessionId', session_id, 'installHash', install_hash,
+                    'startedAt', to_char(started_at AT TIME ZONE 'UTC', \(t)),
                     'lastSeenAt', to_char(last_seen_at AT TIME ZONE 'UTC', \(t)), 'batches', batches, 'sdk', sdk,
                     'sdkVersion', sdk_version, 'osVersion', os_version, 'appVersion', app_version,
                     'consent', consent)::text AS line
                 FROM ingest_sessions WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, ''::text) > ($4::text, $5::text)
-                ORDER BY session_id LIMIT \(Self.pageSize)
+                    AND (session_id, install_hash, ''::text) > ($4::text, $5::text, $6::text)
+                ORDER BY session_id, install_hash LIMIT \(Self.pageSize)
                 """
         case .screens:
             sql = """
-                SELECT session_id, view_id AS k, json_build_object('type', 'screen', 'day', day,
+                SELECT session_id, install_hash, view_id AS k, json_build_object('type', 'screen', 'day', day,
                     'sessionId', session_id, 'viewId', view_id, 'installHash', install_hash, 'seq', seq,
                     'startedAt', to_char(started_at AT TIME ZONE 'UTC', \(t)),
                     'endedAt', to_char(ended_at AT TIME ZONE 'UTC', \(t)), 'nav', nav, 'path', path,
                     'engagedMs', engaged_ms, 'taps', taps, 'itaps', itaps,
                     'receivedAt', to_char(received_at AT TIME ZONE 'UTC', \(t)))::text AS line
                 FROM ingest_screen_views WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, view_id) > ($4::text, $5::text COLLATE "C")
-                ORDER BY session_id, view_id LIMIT \(Self.pageSize)
+                    AND (session_id, install_hash, view_id) > ($4::text, $5::text, $6::text COLLATE "C")
+                ORDER BY session_id, install_hash, view_id LIMIT \(Self.pageSize)
                 """
         case .events:
             sql = """
-                SELECT session_id, lpad(n::text, 20, '0') AS k, json_build_object('type', 'event', 'day', day,
+                SELECT session_id, install_hash, n::text AS k, json_build_object('type', 'event', 'day', day,
                     'sessionId', session_id, 'n', n, 'name', name, 'installHash', install_hash,
                     'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', \(t)), 'props', props,
                     'receivedAt', to_char(received_at AT TIME ZONE 'UTC', \(t)))::text AS line
                 FROM ingest_events WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, lpad(n::text, 20, '0')) > ($4::text, $5::text COLLATE "C")
-                ORDER BY session_id, n LIMIT \(Self.pageSize)
+                    AND (session_id, install_hash, n) > ($4::text, $5::text, $6::bigint)
+                ORDER BY session_id, install_hash, n LIMIT \(Self.pageSize)
                 """
         }
         return try pool.withConnection { connection in
             try connection.queryPrepared(sql, [.text(org.description), .text(app.description), .text(day),
-                                               .text(after?.session ?? ""), .text(after?.key ?? "")],
+                                               .text(after?.session ?? ""), .text(after?.install ?? ""),
+                                               .text(after?.key ?? (kind == .events ? "-1" : ""))],
                                          in: .org(org.uuid)).rows
         }
     }

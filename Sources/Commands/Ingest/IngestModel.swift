@@ -12,8 +12,6 @@ public struct IngestModel: Sendable {
     public let rows: IngestRowStore
     /// Session recordings (`POST /v1/m/r`) and their screenshots.
     public let recordings: RecordingStore
-    /// Installs and their tier (`POST /v1/m/install`).
-    public let recordInstall: RecordInstall
     /// Installs per day and tier (`GET /s2s/v1/apps/{appId}/installs`).
     public let installs: InstallCounts
     /// Apple's postback copies (`POST /v1/m/postbacks/{kind}/{endpoint}`) and their aggregates.
@@ -36,7 +34,6 @@ public struct IngestModel: Sendable {
         self.changeSettings = ChangeIngestSettings(log: log)
         self.rows = IngestRowStore(pool: log.pool)
         self.recordings = RecordingStore(pool: log.pool)
-        self.recordInstall = RecordInstall(log: log)
         self.installs = InstallCounts(pool: log.pool)
         self.postbacks = PostbackStore(pool: log.pool)
         self.recordPurchaseHints = RecordPurchaseHints(log: log)

@@ -44,9 +44,11 @@ public struct OrgHistory: Sendable {
         }
     }
 
-    /// An app lead's contact is sealed for its install (`AppLeadStreams.installSubject`).
+    /// An app lead's contact and an install's journey keys are sealed for the install
+    /// (`AppLeadStreams.installSubject`).
     private func leadSubject(_ event: RecordedEvent) -> String? {
-        guard event.eventType == AppLeadReceived.eventType else { return nil }
+        guard event.eventType == AppLeadReceived.eventType || event.eventType == AppInstallRecorded.eventType
+        else { return nil }
         return event.data["installHash"]?.stringValue.map { AppLeadStreams.installSubject(installHash: $0) }
     }
 

@@ -12,15 +12,16 @@ public enum ConversionStreams {
 /// in either order (docs/app-ingest.md "Conversions"). Once per (project, order id).
 ///
 /// `source` is what confirmed it: `apple`, `google`, `revenuecat` (a verified store notification) or `payment`
-/// (`POST /s2s/v1/payments`). `installHash` is the keyed hash of the hinting install; times are RFC 3339 UTC with
-/// milliseconds (`hintedAt` the device time corrected by the server clock).
+/// (`POST /s2s/v1/payments`). `installHash` is the keyed hash of the hinting install — absent, with `sessionId`, when
+/// the install was erased between its hint and the confirmation; times are RFC 3339 UTC with milliseconds (`hintedAt`
+/// the device time corrected by the server clock).
 public struct AppConversionConfirmed: EventPayload, Equatable {
     public static let eventType = "AppConversionConfirmed"
     public static let schemaVersion = 1
     public var appId: String
     public var projectId: String
     public var orderId: String
-    public var installHash: String
+    public var installHash: String?
     public var sessionId: String?
     public var hintedAt: String
     public var source: String
@@ -29,7 +30,7 @@ public struct AppConversionConfirmed: EventPayload, Equatable {
     public var productId: String?
     public var confirmedAt: String
 
-    public init(appId: String, projectId: String, orderId: String, installHash: String, sessionId: String?,
+    public init(appId: String, projectId: String, orderId: String, installHash: String?, sessionId: String?,
                 hintedAt: String, source: String, amount: Int, currency: String, productId: String?,
                 confirmedAt: String) {
         self.appId = appId

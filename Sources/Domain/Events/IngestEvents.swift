@@ -37,29 +37,71 @@ public enum IngestStreams {
 
 /// An app install was recorded (`POST /v1/m/install`, once per install) with its tier and the sources it was decided
 /// from. The install id is only its keyed hash; sources are present only when attribution consent was granted.
+///
+/// Version 2 carries the install's journey keys (`InstallJourney`) sealed for the install (`app-install:<hash>`) in
+/// `journeyKeys`, so an erasure of the install (which destroys that key) leaves them erased in the log too; `sources`
+/// then holds only the campaign-level fields. Version 1 kept the journey keys in clear in `sources`; it decodes into
+/// the same type (no `journeyKeys`), and readers take `journeyKeys` when present, else the version 1 members.
 public struct AppInstallRecorded: EventPayload, Equatable {
     public static let eventType = "AppInstallRecorded"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
-    /// What the install's sources said (all nil without attribution consent).
+    /// Version 1 data as is (its clear journey keys are still read), version 2 as is; any other version throws.
+    public static func upcast(_ data: EventJSON, from schemaVersion: Int) throws -> EventJSON {
+        guard schemaVersion == 1 || schemaVersion == Self.schemaVersion else {
+            throw EventPayloadError.noUpcast(eventType: eventType, from: schemaVersion, to: Self.schemaVersion)
+        }
+        return data
+    }
+
+    /// The journey keys, each sealed for the install under the field of its name (version 2; absent ones omitted).
+    public struct JourneyKeys: Codable, Sendable, Equatable {
+        public var x3c: SealedValue?
+        public var gclid: SealedValue?
+        public var appleAdsToken: SealedValue?
+        public var link: SealedValue?
+        public var metaReferrer: SealedValue?
+        /// The Play referrer's `utm_content` when it is Meta's encrypted Install Referrer.
+        public var utmContent: SealedValue?
+
+        public init() {}
+
+        /// Keeps `value` sealed under `field` (one of the journey key fields; any other is ignored).
+        public mutating func set(_ value: SealedValue, for field: PersonalDataField) {
+            if field == .x3c { x3c = value }
+            if field == .gclid { gclid = value }
+            if field == .appleAdsToken { appleAdsToken = value }
+            if field == .link { link = value }
+            if field == .metaReferrer { metaReferrer = value }
+            if field == .utmContent { utmContent = value }
+        }
+
+        /// Whether no key is kept.
+        public var isEmpty: Bool { self == JourneyKeys() }
+    }
+
+    /// What the install's sources said (all nil without attribution consent). In version 2 only the campaign-level
+    /// fields (`utm*`, `goLinkId`); the members marked "version 1" are the journey keys in clear, kept to read old
+    /// events.
     public struct Sources: Codable, Sendable, Equatable {
         public var utmSource: String?
         public var utmMedium: String?
         public var utmCampaign: String?
         public var utmTerm: String?
         public var utmContent: String?
+        /// Version 1: Google Ads' click id.
         public var gclid: String?
-        /// Handoff's click token from the Play referrer, raw (known or not; `goLinkId` says whether it was).
+        /// Version 1: Handoff's click token from the Play referrer, raw (known or not; `goLinkId` says whether it was).
         public var x3c: String?
-        /// The AdServices token awaiting resolution (tier `pending`).
+        /// Version 1: the AdServices token awaiting resolution (tier `pending`).
         public var appleAdsToken: String?
-        /// The deep link of the first open, as sent.
+        /// Version 1: the deep link of the first open, as sent.
         public var link: String?
         /// The go link of the click `x3c` names, when that click is known in the install's project (issue 21);
         /// absent in installs recorded before.
         public var goLinkId: String?
-        /// The campaign of a Meta Install Referrer (`utmContent`), decrypted with the app's key: Meta's JSON,
-        /// compact with sorted keys.
+        /// Version 1: the campaign of a Meta Install Referrer (`utmContent`), decrypted with the app's key: Meta's
+        /// JSON, compact with sorted keys.
         public var metaReferrer: String?
 
         public init(utmSource: String? = nil, utmMedium: String? = nil, utmCampaign: String? = nil,
@@ -87,9 +129,11 @@ public struct AppInstallRecorded: EventPayload, Equatable {
     public var sdk: String?
     public var sdkVersion: String?
     public var sources: Sources
+    /// Version 2: the journey keys sealed for the install; nil when it has none (or in version 1).
+    public var journeyKeys: JourneyKeys?
 
     public init(appId: AppID, projectId: ProjectID, installHash: String, tier: InstallTier, installedAt: String,
-                sdk: String?, sdkVersion: String?, sources: Sources) {
+                sdk: String?, sdkVersion: String?, sources: Sources, journeyKeys: JourneyKeys? = nil) {
         self.appId = appId.description
         self.projectId = projectId.description
         self.installHash = installHash
@@ -98,5 +142,6 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         self.sdk = sdk
         self.sdkVersion = sdkVersion
         self.sources = sources
+        self.journeyKeys = journeyKeys
     }
 }

@@ -20,7 +20,7 @@ ALTER TABLE ingest_events DROP CONSTRAINT ingest_events_install_hash_check;
 ALTER TABLE ingest_screen_views DROP CONSTRAINT ingest_screen_views_install_hash_check;
 
 -- Writes one stored batch: the session is inserted or its last sighting, batch count and SDK moved; an event already
--- stored (same session and `n`) is skipped; a screen view replaces the stored one only with a higher `seq` (each view
+-- stored (same session, install and `n`: the keys of 0040) is skipped; a screen view replaces the stored one only with a higher `seq` (each view
 -- at most once in the arrays). Times are Unix milliseconds; `day` is the UTC date of each row's own time. A row whose
 -- day has no partition fails with 23514, as a direct INSERT would (the caller makes the partitions and writes again).
 CREATE FUNCTION ingest_write(
@@ -48,7 +48,7 @@ BEGIN
     VALUES ((to_timestamp(p_started_ms / 1000.0) AT TIME ZONE 'UTC')::date, p_org, p_project, p_app, p_install_hash,
         p_session, to_timestamp(p_started_ms / 1000.0), to_timestamp(p_last_seen_ms / 1000.0), 1, p_sdk,
         p_sdk_version, p_os_version, p_app_version, p_consent)
-    ON CONFLICT (day, app_id, session_id) DO UPDATE SET
+    ON CONFLICT (day, app_id, session_id, install_hash) DO UPDATE SET
         last_seen_at = greatest(s.last_seen_at, EXCLUDED.last_seen_at), batches = s.batches + 1,
         sdk = EXCLUDED.sdk, sdk_version = EXCLUDED.sdk_version, os_version = EXCLUDED.os_version,
         app_version = EXCLUDED.app_version, consent = EXCLUDED.consent;
@@ -82,7 +82,7 @@ BEGIN
         FROM unnest(p_view_sessions, p_view_ids, p_view_seqs, p_view_starts, p_view_ends, p_view_navs, p_view_paths,
                     p_view_engaged, p_view_taps, p_view_itaps)
             AS u(s, id, seq, t0, t1, nav, path, eng, taps, itaps)
-        ON CONFLICT (day, app_id, session_id, view_id) DO UPDATE SET seq = EXCLUDED.seq,
+        ON CONFLICT (day, app_id, session_id, install_hash, view_id) DO UPDATE SET seq = EXCLUDED.seq,
             started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, nav = EXCLUDED.nav, path = EXCLUDED.path,
             engaged_ms = EXCLUDED.engaged_ms, taps = EXCLUDED.taps, itaps = EXCLUDED.itaps,
             received_at = EXCLUDED.received_at

@@ -80,9 +80,13 @@ extension IngestFixture {
         let rows = try installs(fixture, app: app.appId)
         #expect(rows.count == 1)
         let row = try #require(rows.first)
-        #expect(try row.string("tier") == "referrer" && row.string("x3c") == "clk_7Hq2")
+        // Journey keys sealed for the install (docs/app-identity.md "Journey keys"), campaign fields in clear.
+        let hash = try row.string("install_hash")
+        #expect(try row.string("tier") == "referrer")
+        #expect(try fixture.opened(row["x3c"], .x3c, org: app.tenant.org, installHash: hash) == "clk_7Hq2")
+        #expect(try fixture.opened(row["gclid"], .gclid, org: app.tenant.org, installHash: hash) == "Cj0KCQ")
         #expect(try row.string("utm_source") == "newsletter" && row.string("utm_medium") == "email")
-        #expect(try row.string("utm_campaign") == "spring sale" && row.string("gclid") == "Cj0KCQ")
+        #expect(try row.string("utm_campaign") == "spring sale")
         #expect(try row.string("sdk") == "Flutter" && row.string("sdk_version") == "3.22.0")
         // The first open, corrected by the server clock, an hour ago.
         let ago = try fixture.apps.tenants.ownerConnection().query("""
@@ -92,6 +96,9 @@ extension IngestFixture {
         let recorded = try events(fixture, app: app.appId)
         #expect(recorded.count == 1)
         #expect(recorded.first?.contains(#""tier": "referrer""#) == true)
+        #expect(recorded.first?.contains("clk_7Hq2") == false && recorded.first?.contains("Cj0KCQ") == false)
+        let sealedX3c = try row.string("x3c")
+        #expect(recorded.first?.contains(sealedX3c) == true)
         // The install id is only a keyed hash, in the row and in the event.
         #expect(try row.string("install_hash").count == 64)
         #expect(recorded.first?.contains("I-77A0") == false)
@@ -130,10 +137,13 @@ extension IngestFixture {
         }
         let rows = try installs(fixture, app: app.appId)
         #expect(rows.count == cases.count)
+        let org = app.tenant.org
         let pending = try #require(rows.first { try $0.string("tier") == "pending" })
-        #expect(pending["apple_ads_token"] == "QUFBQUFBQUFBQUFB+/==")
-        #expect(try rows.filter { try $0.string("tier") == "link" }.map { try $0.string("link") }.sorted()
-                == [#"https://go.example.com/r/abc"#,
+        #expect(try fixture.opened(pending["apple_ads_token"], .appleAdsToken, org: org,
+                                   installHash: pending.string("install_hash")) == "QUFBQUFBQUFBQUFB+/==")
+        #expect(try rows.filter { try $0.string("tier") == "link" }.map {
+            try fixture.opened($0["link"], .link, org: org, installHash: $0.string("install_hash")) ?? ""
+        }.sorted() == [#"https://go.example.com/r/abc"#,
                     #"{"code":"abc","s":"https://go.example.com/r/abc","t":1764630000000,"tok":"t-1"}"#])
         #expect(try rows.filter { try $0.string("tier") == "referrer" }.map { $0["apple_ads_token"] }
                 == [nil])

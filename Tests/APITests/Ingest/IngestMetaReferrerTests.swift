@@ -18,10 +18,13 @@ import TestSupport
         return #","play":{"ref":"utm_source=apps.facebook.com&utm_campaign=fb4a&utm_content=\#(encoded)"}"#
     }
 
+    /// The install's decrypted campaign, opened with the install's key (it is a journey key, sealed for it).
     private func metaReferrer(_ fixture: IngestFixture, app: String) throws -> String? {
-        try fixture.apps.tenants.ownerConnection().query("""
-            SELECT meta_referrer FROM app_installs WHERE app_id = $1::uuid
-            """, [.text(app)]).rows.first?["meta_referrer"]
+        guard let row = try fixture.apps.tenants.ownerConnection().query("""
+            SELECT meta_referrer, install_hash, org_id::text AS org FROM app_installs WHERE app_id = $1::uuid
+            """, [.text(app)]).rows.first else { return nil }
+        return try fixture.opened(row["meta_referrer"], .metaReferrer, org: row.string("org"),
+                                  installHash: row.string("install_hash"))
     }
 
     private func setKey(_ fixture: IngestFixture, _ app: IngestFixture.App, _ value: String) -> Response {

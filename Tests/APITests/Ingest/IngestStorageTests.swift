@@ -29,10 +29,11 @@ import TestSupport
     }
 
     private func rows(_ setup: Setup, at time: Date, session: String = "s-1", events: [(Int, String)] = [],
-                      views: [(String, Int)] = []) -> IngestRows {
+                      views: [(String, Int)] = [], install: String = String(repeating: "ab", count: 32))
+        -> IngestRows {
         IngestRows(
             orgId: setup.org, projectId: setup.project, appId: setup.appId,
-            installHash: String(repeating: "ab", count: 32),
+            installHash: install,
             session: .init(sessionId: session, startedAt: time, lastSeenAt: time.addingTimeInterval(60), sdk: "X3Kit",
                            sdkVersion: "1.4.2", osVersion: "17.5", appVersion: "3.1", consent: "gggg"),
             events: events.map { .init(sessionId: session, n: $0.0, name: $0.1, occurredAt: time, props: #"{"k":1}"#) },
@@ -68,6 +69,48 @@ import TestSupport
         #expect(session.count == 1)
         #expect(try session[0].string("batches") == "2" && session[0].string("sdk") == "X3Kit")
         #expect(try session[0].bool("today"))
+    }
+
+    @Test func twoInstallsSendingTheSameSessionIdKeepTheirOwnSessionEventsAndScreenViews() throws {
+        let setup = try setup()
+        let now = Date()
+        let other = String(repeating: "cd", count: 32)
+        try setup.store.write(rows(setup, at: now, events: [(1, "open"), (2, "tap")], views: [("v1", 1)]))
+        try setup.store.write(rows(setup, at: now, events: [(1, "launch"), (2, "swipe")], views: [("v1", 4)],
+                                   install: other))
+        try setup.store.write(rows(setup, at: now, events: [(2, "tap"), (3, "close")], views: [("v1", 2)]))
+        let sessions = try setup.owner.query("""
+            SELECT install_hash, batches FROM ingest_sessions WHERE app_id = $1::uuid ORDER BY install_hash
+            """, [.text(setup.app.appId)]).rows
+        #expect(try sessions.map { try "\($0.string("install_hash").prefix(2)):\($0.string("batches"))" }
+                == ["ab:2", "cd:1"])
+        let events = try setup.owner.query("""
+            SELECT left(install_hash, 2) || ':' || n || ':' || name AS e FROM ingest_events WHERE app_id = $1::uuid
+            ORDER BY 1
+            """, [.text(setup.app.appId)]).rows
+        #expect(try events.map { try $0.string("e") } == ["ab:1:open", "ab:2:tap", "ab:3:close", "cd:1:launch",
+                                                          "cd:2:swipe"])
+        let views = try setup.owner.query("""
+            SELECT left(install_hash, 2) || ':' || view_id || ':' || seq AS v FROM ingest_screen_views
+            WHERE app_id = $1::uuid ORDER BY 1
+            """, [.text(setup.app.appId)]).rows
+        #expect(try views.map { try $0.string("v") } == ["ab:v1:2", "cd:v1:4"])
+        // The export of the day lists both installs' rows, by session, then install.
+        let day = String(RFC3339.format(now).prefix(10))
+        let pool = Pool(configuration: PostgresConfiguration(url: setup.fixture.apps.tenants.database.appURL,
+                                                             poolSize: 1))
+        let pager = IngestExport(pool: pool).pager(org: setup.org, app: setup.appId, day: day)
+        var lines: [String] = []
+        while let page = try pager.next() {
+            lines += String(decoding: page, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let installs = lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).map {
+                "\($0["type"] ?? ""):\(String(describing: $0["installHash"] ?? "").prefix(2))"
+            }
+        }
+        #expect(installs == ["session:ab", "session:cd", "screen:ab", "screen:cd", "event:ab", "event:ab", "event:ab",
+                             "event:cd", "event:cd"])
     }
 
     @Test func aDayWithoutAPartitionGetsOneAndRetentionDropsWholeOldDays() throws {

@@ -1,4 +1,5 @@
 import API
+import Domain
 import Foundation
 import HTTPServer
 import Postgres
@@ -36,7 +37,7 @@ import TestSupport
 
     private func row(_ fixture: IngestFixture, app: IngestFixture.App) throws -> [Row] {
         try fixture.apps.tenants.ownerConnection().query("""
-            SELECT tier, x3c, go_link_id::text AS go_link_id FROM app_installs WHERE app_id = $1::uuid
+            SELECT tier, x3c, go_link_id::text AS go_link_id, install_hash FROM app_installs WHERE app_id = $1::uuid
             ORDER BY recorded_at
             """, [.text(app.appId)]).rows
     }
@@ -49,7 +50,9 @@ import TestSupport
             == #"{"ok":true,"tier":"referrer"}"#)
         let rows = try row(fixture, app: app)
         #expect(rows.count == 1)
-        #expect(try rows[0].string("tier") == "referrer" && rows[0].string("x3c") == clicked.token)
+        #expect(try rows[0].string("tier") == "referrer")
+        #expect(try fixture.opened(rows[0]["x3c"], .x3c, org: app.tenant.org,
+                                   installHash: rows[0].string("install_hash")) == clicked.token)
         #expect(try rows[0].string("go_link_id") == clicked.link)
         let event = try fixture.apps.tenants.ownerConnection().query("""
             SELECT data->'sources'->>'goLinkId' AS link FROM events
