@@ -42,7 +42,7 @@ import TestSupport
         #expect(redeemed.status == 200, "\(bodyText(redeemed))")
         let answer = flow.api.respond(to: s2sRequest(.get, "/s2s/v1/users/\(guid)/timeline", key: flow.tenant.key))
         #expect(DiagnosticsWorld.lines(answer).suffix(2) == [
-            "HandoffCodeRedeemed: Handoff code redeemed by the app: it learned the guid.",
+            "HandoffCodeRedeemed: Recovery code redeemed by the app: it learned the guid.",
             "EmailVerified: E-mail verified by redeeming a code.",
         ], "\(DiagnosticsWorld.lines(answer))")
         #expect(DiagnosticsWorld.verdict(answer) == [
