@@ -75,10 +75,10 @@ import Testing
                 let code = minted[text("codeHash")]
                 let path = code?.source == "recovery" ? "recoveryMail"
                     : code?.kind == "install" ? "installToken" : "handoffCode"
-                found = instant(fields["redeemedAt"]).map { ($0, path) }
+                found = instant(fields["redeemedAt"]).map { (at: $0, path: path) }
             case "FingerprintMatched":
                 let path = text("matchMethod") == "ip" ? "fingerprintIp" : "fingerprintExact"
-                found = instant(fields["matchedAt"]).map { ($0, path) }
+                found = instant(fields["matchedAt"]).map { (at: $0, path: path) }
             case "FingerprintRefused": refusals[text("reason"), default: 0] += 1
             default: break
             }
