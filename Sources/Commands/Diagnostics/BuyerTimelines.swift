@@ -10,7 +10,7 @@ import Postgres
 /// of a skipped recovery mail), that name one of its payments (`paymentId`), and the recovery requests for one of its
 /// e-mail addresses (lookup hash or reference); read in one transaction under the org's scope, so another
 /// organization's guid or payment is simply not found. The events are found through partial indexes on the names
-/// they carry (migration 0041), not by scanning the org's log.
+/// they carry (migration 0041, `buyer_event_seqs`), not by scanning the org's log.
 public struct BuyerTimelines: Sendable {
     /// The most events one timeline reads (the oldest first).
     public static let maxEvents = 2000
@@ -47,37 +47,16 @@ public struct BuyerTimelines: Sendable {
         }
     }
 
-    /// The events of a buyer (`$2`) in an org (`$1`), oldest first, at most `$3`: one branch per name an event can
-    /// carry, each answered by its own index of migration 0041 (docs/diagnostics.md "Cost"), so the read touches the
-    /// buyer's events and not the rest of the org's log. Every branch's condition repeats its index's predicate.
+    /// The events of a buyer (`$2`) in an org (`$1`), oldest first, at most `$3`: their positions from
+    /// `buyer_event_seqs` (migration 0041: one branch per name an event can carry, each answered by its own index,
+    /// docs/diagnostics.md "Cost in a large organization"), the events themselves read by primary key under the
+    /// caller's scope. The read touches the buyer's events, not the rest of the org's log.
     static let factsSQL = """
-        WITH seqs AS (
-            SELECT org_seq FROM events WHERE org_id = $1::uuid AND data ? 'guid' AND data->>'guid' = $2
-            UNION
-            SELECT org_seq FROM events
-            WHERE org_id = $1::uuid AND data ? 'paymentId' AND data->>'paymentId' IN (
-                SELECT payment_id FROM payments WHERE org_id = $1::uuid AND guid = $2)
-            UNION
-            SELECT org_seq FROM events
-            WHERE org_id = $1::uuid AND event_type = 'PaymentTransferred'
-                AND (data->>'fromGuid' = $2 OR data->>'toGuid' = $2)
-            UNION
-            SELECT org_seq FROM events
-            WHERE org_id = $1::uuid AND event_type = 'RecoveryMailSkipped'
-                AND data->'guids' @> jsonb_build_array($2::text)
-            UNION
-            SELECT org_seq FROM events
-            WHERE org_id = $1::uuid AND event_type = 'EmailRecoveryRequested'
-                AND coalesce(data->>'emailRef', data->>'emailHash') IN (
-                    SELECT email_hash FROM buyer_emails WHERE org_id = $1::uuid AND guid = $2
-                    UNION ALL
-                    SELECT r.ref FROM buyer_emails b JOIN lookup_refs r ON r.org_id = b.org_id AND r.kind = 'email'
-                        AND r.hash = b.email_hash
-                    WHERE b.org_id = $1::uuid AND b.guid = $2))
         SELECT e.org_seq, e.event_type, e.data::text AS data,
             to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at
-        FROM seqs JOIN events e ON e.org_id = $1::uuid AND e.org_seq = seqs.org_seq
-        ORDER BY e.org_seq LIMIT $3
+        FROM buyer_event_seqs($1::uuid, $2::text, $3::integer) AS s
+        JOIN events e ON e.org_id = $1::uuid AND e.org_seq = s.seq
+        ORDER BY e.org_seq
         """
 
     /// The buyer's facts, oldest first, and whether there were more events than `maxEvents`.

@@ -82,6 +82,27 @@ import Testing
             """)
     }
 
+    @Test func theBuyersPositionsAreAnsweredOnlyForAnOrganizationInTheCallersScope() throws {
+        let diagnostics = try W(settings: ["--fingerprint", "off"])
+        let world = diagnostics.world
+        _ = try world.pay()
+        let other = try world.fixture.tenant()
+        let app = try Connection(configuration: PostgresConfiguration(url: world.fixture.database.appURL))
+        defer { app.close() }
+        // `buyer_event_seqs` runs as the owner, past row-level security: it must check the scope itself.
+        func positions(scope: String?) throws -> Int {
+            try app.execute("BEGIN")
+            defer { _ = try? app.execute("ROLLBACK") }
+            if let scope { try app.query("SELECT set_config('handoff.org_id', $1, true)", [.text(scope)]) }
+            return try app.query("SELECT count(*) AS n FROM buyer_event_seqs($1::uuid, $2, 100)",
+                                 [.text(world.tenant.org), .text(PaymentTests.guidA)]).rows[0].int("n")
+        }
+        #expect(try positions(scope: world.tenant.org) >= 4)
+        #expect(try positions(scope: other.org) == 0)
+        #expect(try positions(scope: nil) == 0)
+        #expect(try positions(scope: "") == 0)
+    }
+
     /// `GET /s2s/v1/reports/handoff` with `query`.
     func report(_ world: FingerprintFixture, _ query: [String: String]) -> Response {
         var request = s2sRequest(.get, "/s2s/v1/reports/handoff", key: world.tenant.key)
