@@ -113,11 +113,11 @@ import TestSupport
         "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
         "go_link_org", "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
         "app_install_erase",
-        "buyer_event_seqs",
         "job_claim", "job_fail", "job_insert", "job_lock_due", "job_lock_for_outcome",
         "job_lock_for_run", "job_lock_unchecked",
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "link_clicks_drop_before", "recordings_drop_before",
+        "buyer_event_seqs",
         "project_org", "proxy_key_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
