@@ -6,10 +6,11 @@ import Postgres
 /// Builds timelines (`GET /s2s/v1/users/{guid}/timeline`, `GET /s2s/v1/payments/{paymentId}/timeline`,
 /// `handoff admin buyer timeline`) from the event log of one organization.
 ///
-/// A buyer's facts are the org's events that name the guid (`guid`, `guids`, `fromGuid`, `toGuid`), that name one
-/// of its payments (`paymentId`), and the recovery requests for one of its e-mail lookup hashes; read in one
-/// transaction under the org's scope, so another organization's guid or payment is simply not found. The read scans
-/// the org's log (there is no index on event data): a diagnostics read, not a hot path.
+/// A buyer's facts are the org's events that name the guid (`guid`; `fromGuid`/`toGuid` of a store transfer; `guids`
+/// of a skipped recovery mail), that name one of its payments (`paymentId`), and the recovery requests for one of its
+/// e-mail addresses (lookup hash or reference); read in one transaction under the org's scope, so another
+/// organization's guid or payment is simply not found. The events are found through partial indexes on the names
+/// they carry (migration 0041, `buyer_event_seqs`), not by scanning the org's log.
 public struct BuyerTimelines: Sendable {
     /// The most events one timeline reads (the oldest first).
     public static let maxEvents = 2000
@@ -46,24 +47,22 @@ public struct BuyerTimelines: Sendable {
         }
     }
 
+    /// The events of a buyer (`$2`) in an org (`$1`), oldest first, at most `$3`: their positions from
+    /// `buyer_event_seqs` (migration 0041: one branch per name an event can carry, each answered by its own index,
+    /// docs/diagnostics.md "Cost in a large organization"), the events themselves read by primary key under the
+    /// caller's scope. The read touches the buyer's events, not the rest of the org's log.
+    static let factsSQL = """
+        SELECT e.org_seq, e.event_type, e.data::text AS data,
+            to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at
+        FROM buyer_event_seqs($1::uuid, $2::text, $3::integer) AS s
+        JOIN events e ON e.org_id = $1::uuid AND e.org_seq = s.seq
+        ORDER BY e.org_seq
+        """
+
     /// The buyer's facts, oldest first, and whether there were more events than `maxEvents`.
     func facts(of guid: String, org: OrgID, on connection: Connection) throws -> ([Timeline.Entry], Bool) {
-        let rows = try connection.queryPrepared("""
-            SELECT org_seq, event_type, data::text AS data,
-                to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at
-            FROM events
-            WHERE org_id = $1::uuid AND (
-                data->>'guid' = $2 OR data->>'fromGuid' = $2 OR data->>'toGuid' = $2
-                OR (jsonb_typeof(data->'guids') = 'array' AND data->'guids' @> jsonb_build_array($2::text))
-                OR data->>'paymentId' IN (SELECT payment_id FROM payments WHERE org_id = $1::uuid AND guid = $2)
-                OR (event_type = 'EmailRecoveryRequested' AND data->>'emailHash' IN (
-                    SELECT email_hash FROM buyer_emails WHERE org_id = $1::uuid AND guid = $2))
-                OR (event_type = 'EmailRecoveryRequested' AND data->>'emailRef' IN (
-                    SELECT r.ref FROM buyer_emails b JOIN lookup_refs r ON r.org_id = b.org_id AND r.kind = 'email'
-                        AND r.hash = b.email_hash
-                    WHERE b.org_id = $1::uuid AND b.guid = $2)))
-            ORDER BY org_seq LIMIT $3
-            """, [.text(org.description), .text(guid), .int(Self.maxEvents + 1)]).rows
+        let rows = try connection.queryPrepared(Self.factsSQL,
+                                                [.text(org.description), .text(guid), .int(Self.maxEvents + 1)]).rows
         var entries: [Timeline.Entry] = []
         for row in rows.prefix(Self.maxEvents) {
             guard case .success(let at) = PaymentFields.rfc3339(try row.string("recorded_at")) else { continue }

@@ -24,14 +24,17 @@ public struct Timeline: Sendable, Equatable {
         public var orgSeq: Int
     }
 
+    /// Each entry's sentence (`DiagnosticFact.lines`).
+    public var lines: [String] { DiagnosticFact.lines(entries.map(\.fact)) }
+
     /// `{"entries":[{"at","event","line","orgSeq","paymentId"}],"guid","paymentId","truncated","verdict":{…}}` as
     /// canonical JSON; `verdict` is `{"identified":true,"path","at","text"}` or `{"identified":false,"reason",
     /// "text"}`.
     public var json: EventJSON {
-        let shown: [EventJSON] = entries.map { entry in
+        let shown: [EventJSON] = zip(entries, lines).map { entry, line in
             .object([
                 "at": .string(PaymentFields.text(entry.fact.at)), "event": .string(entry.event),
-                "line": .string(entry.fact.line), "orgSeq": .integer(Int64(entry.orgSeq)),
+                "line": .string(line), "orgSeq": .integer(Int64(entry.orgSeq)),
                 "paymentId": entry.fact.paymentId.map(EventJSON.string) ?? .null,
             ])
         }
@@ -55,12 +58,12 @@ public struct Timeline: Sendable, Equatable {
 
     /// The CLI's form: the verdict, then one `<time>  <payment>  <sentence>` line per fact.
     public var text: String {
-        var lines = ["buyer \(guid)" + (paymentId.map { ", payment \($0)" } ?? ""), verdict.words, ""]
-        for entry in entries {
-            lines.append("\(PaymentFields.text(entry.fact.at))  \(entry.fact.paymentId ?? "-")  \(entry.fact.line)")
+        var output = ["buyer \(guid)" + (paymentId.map { ", payment \($0)" } ?? ""), verdict.words, ""]
+        for (entry, line) in zip(entries, lines) {
+            output.append("\(PaymentFields.text(entry.fact.at))  \(entry.fact.paymentId ?? "-")  \(line)")
         }
-        if truncated { lines.append("(only the oldest \(entries.count) facts are shown)") }
-        return lines.joined(separator: "\n") + "\n"
+        if truncated { output.append("(only the oldest \(entries.count) facts are shown)") }
+        return output.joined(separator: "\n") + "\n"
     }
 }
 

@@ -56,6 +56,28 @@ extension DiagnosticFact {
     }
 }
 
+extension DiagnosticFact {
+    /// The lines of `facts` (one buyer's or payment's), each `line`, except that a redeemed code minted by a recovery
+    /// mail among `facts` says so (its redeem event alone cannot tell).
+    public static func lines(_ facts: [DiagnosticFact]) -> [String] {
+        let recovery = recoveryCodes(facts)
+        return facts.map { fact in
+            if case .codeRedeemed(let hash, _) = fact.kind, recovery.contains(hash) {
+                return "Recovery code redeemed by the app: it learned the guid."
+            }
+            return fact.line
+        }
+    }
+
+    /// The hashes of the codes among `facts` that recovery mails carried.
+    static func recoveryCodes(_ facts: [DiagnosticFact]) -> Set<String> {
+        Set(facts.compactMap { fact -> String? in
+            if case .codeMinted(let hash, _, "recovery", _) = fact.kind { return hash }
+            return nil
+        })
+    }
+}
+
 extension FingerprintRefusal {
     /// Why, in words.
     public var explanation: String {

@@ -4,9 +4,9 @@ import Foundation
 /// buyer's guid. Built from an event's type and data only (`init?(eventType:data:at:)`), so it needs no key: nothing
 /// personal is read, and codes appear only as their lookup hashes.
 public struct DiagnosticFact: Hashable, Sendable {
-    /// When it happened: the payload's own instant (`redeemedAt`, `matchedAt`, …; a code's expiry minus its
-    /// lifetime; the service clock) when it has one, else the log's `recorded_at`. `onServiceClock` moves a payment
-    /// to its codes' mint instant.
+    /// When it happened: the payload's own instant (`redeemedAt`, `matchedAt`, a store's `expiredAt`, …; a code's
+    /// expiry minus its lifetime; the service clock) when it has one, else the log's `recorded_at`. `onServiceClock`
+    /// moves a payment to its codes' mint instant.
     public var at: Date
     /// The payment the fact belongs to; nil for a buyer-wide fact (created, e-mail verified, recovery request).
     public var paymentId: String?
@@ -90,8 +90,8 @@ public struct DiagnosticFact: Hashable, Sendable {
         default: return nil
         }
         // The payload's own instant (service clock) when it has one, so facts compare with code expiries.
-        var own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt", "openedAt"].lazy
-            .compactMap(date).first
+        var own = ["redeemedAt", "matchedAt", "refusedAt", "recordedAt", "skippedAt", "refundedAt", "expiredAt",
+                   "openedAt"].lazy.compactMap(date).first
         // A code is minted at its expiry minus its lifetime (the service clock's mint instant).
         if case .codeMinted(_, let codeKind, _, let expiresAt?) = kind,
            let lifetime = HandoffRedemption.Kind(rawValue: codeKind)?.lifetime {

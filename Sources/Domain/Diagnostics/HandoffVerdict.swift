@@ -80,10 +80,7 @@ public enum HandoffVerdict: Hashable, Sendable {
 
     /// The buyer's first identification in `facts` (any order): its path and instant, or nil.
     public static func identification(_ facts: [DiagnosticFact]) -> (path: IdentificationPath, at: Date)? {
-        let recoveryCodes = Set(facts.compactMap { fact -> String? in
-            if case .codeMinted(let hash, _, "recovery", _) = fact.kind { return hash }
-            return nil
-        })
+        let recoveryCodes = DiagnosticFact.recoveryCodes(facts)
         let firstPayment = facts.compactMap { fact -> Date? in
             if case .paymentRecorded = fact.kind { return fact.at }
             return nil

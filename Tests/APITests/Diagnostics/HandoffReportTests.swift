@@ -4,9 +4,9 @@ import Foundation
 import HTTPServer
 import Testing
 
-/// `GET /s2s/v1/reports/handoff` (issue 18): the funnel's figures, recomputed here from the organization's audit export
-/// (`handoff audit export --format jsonl`), the unidentified page, refusals by name, and another organization's report
-/// empty.
+/// `GET /s2s/v1/reports/handoff` (issue 18): every figure of the funnel recomputed here from the organization's audit
+/// export (`handoff audit export --format jsonl`) alone — shares, paths, median, refusals, the unidentified — the
+/// unidentified page, refusals by name, and another organization's report empty.
 @Suite struct HandoffReportTests {
     typealias W = DiagnosticsWorld
     typealias F = FingerprintFixture
@@ -57,47 +57,74 @@ import Testing
         func instant(_ text: Any?) -> Date? { (text as? String).flatMap { try? PaymentFields.rfc3339($0).get() } }
         var paidAt: [String: Date] = [:]
         var guidOf: [String: String] = [:]
-        var identifiedAt: [String: Date] = [:]
+        var minted: [String: (kind: String, source: String)] = [:]
+        var identified: [String: (at: Date, path: String)] = [:]
         var refusals: [String: Int] = [:]
         for event in events {
             let fields = data(event)
+            let text = { (name: String) in fields[name] as? String ?? "" }
+            var found: (at: Date, path: String)?
             switch event["event_type"] as? String {
-            case "PaymentRecorded": guidOf[fields["paymentId"] as? String ?? ""] = fields["guid"] as? String
-            case "HandoffCodeMinted" where fields["kind"] as? String == "handoff":
-                paidAt[fields["paymentId"] as? String ?? ""] = instant(fields["expiresAt"])?
-                    .addingTimeInterval(-72 * 3600)
-            case "HandoffCodeRedeemed", "FingerprintMatched":
-                let guid = fields["guid"] as? String ?? ""
-                let at = instant(fields["redeemedAt"] ?? fields["matchedAt"])!
-                identifiedAt[guid] = min(identifiedAt[guid] ?? at, at)
-            case "FingerprintRefused": refusals[fields["reason"] as? String ?? "", default: 0] += 1
+            case "PaymentRecorded": guidOf[text("paymentId")] = text("guid")
+            case "HandoffCodeMinted":
+                minted[text("codeHash")] = (text("kind"), text("source"))
+                if text("kind") == "handoff" && text("source") == "payment" {
+                    paidAt[text("paymentId")] = instant(fields["expiresAt"])?.addingTimeInterval(-72 * 3600)
+                }
+            case "HandoffCodeRedeemed":
+                let code = minted[text("codeHash")]
+                let path = code?.source == "recovery" ? "recoveryMail"
+                    : code?.kind == "install" ? "installToken" : "handoffCode"
+                found = instant(fields["redeemedAt"]).map { (at: $0, path: path) }
+            case "FingerprintMatched":
+                let path = text("matchMethod") == "ip" ? "fingerprintIp" : "fingerprintExact"
+                found = instant(fields["matchedAt"]).map { (at: $0, path: path) }
+            case "FingerprintRefused": refusals[text("reason"), default: 0] += 1
             default: break
             }
+            if let found, found.at < identified[text("guid")]?.at ?? .distantFuture {
+                identified[text("guid")] = found
+            }
         }
-        let seconds = guidOf.compactMap { payment, guid in
-            identifiedAt[guid].map { Int($0.timeIntervalSince(paidAt[payment]!)) }
-        }.sorted()
+        // Each payment's seconds to its buyer's first identification (0 when identified before it) and that path.
+        let judged = guidOf.keys.sorted().compactMap { payment -> (seconds: Int, path: String)? in
+            guard let first = identified[guidOf[payment]!], let paid = paidAt[payment] else { return nil }
+            return (max(0, Int(first.at.timeIntervalSince(paid))), first.path)
+        }
+        let seconds = judged.map(\.seconds).sorted()
+        let horizons = [("within1h", 3600), ("within24h", 86400), ("within7d", 604_800)]
         #expect(json["payments"] as? Int == guidOf.count && guidOf.count == 3)
-        let identified = json["identified"] as? [String: [String: Int]]
-        for (name, limit) in [("within1h", 3600), ("within24h", 86400), ("within7d", 604_800)] {
+        let shares = json["identified"] as? [String: [String: Int]]
+        for (name, limit) in horizons {
             let count = seconds.filter { $0 <= limit }.count
-            #expect(identified?[name] == ["count": count, "shareBasisPoints": count * 10000 / 3], "\(name)")
+            #expect(shares?[name] == ["count": count, "shareBasisPoints": count * 10000 / guidOf.count], "\(name)")
         }
         #expect(seconds == [120, 5400])
         #expect(json["medianSecondsToIdentification"] as? Int == seconds[(seconds.count - 1) / 2])
-        let byPath = json["byPath"] as? [String: [String: Int]]
-        #expect(byPath?["handoffCode"] == ["within1h": 1, "within24h": 1, "within7d": 1])
-        #expect(byPath?["fingerprintExact"] == ["within1h": 0, "within24h": 1, "within7d": 1])
-        #expect(byPath?["recoveryMail"] == ["within1h": 0, "within24h": 0, "within7d": 0])
+        var byPath: [String: [String: Int]] = [:]
+        for path in IdentificationPath.allCases.map(\.rawValue) {
+            byPath[path] = Dictionary(uniqueKeysWithValues: horizons.map { name, limit in
+                (name, judged.filter { $0.path == path && $0.seconds <= limit }.count)
+            })
+        }
+        #expect(json["byPath"] as? [String: [String: Int]] == byPath)
+        #expect(byPath["handoffCode"] == ["within1h": 1, "within24h": 1, "within7d": 1])
+        #expect(byPath["fingerprintExact"] == ["within1h": 0, "within24h": 1, "within7d": 1])
+        let reasons = ["ambiguous", "contradicting", "windowPassed", "disabled"]
         #expect(json["fingerprintRefusals"] as? [String: Int]
-            == ["ambiguous": 0, "contradicting": refusals["contradicting"] ?? 0, "windowPassed": 0, "disabled": 0])
+            == Dictionary(uniqueKeysWithValues: reasons.map { ($0, refusals[$0] ?? 0) }))
         #expect(refusals == ["contradicting": 1])
+        // The unidentified: the payments whose buyer the export never shows identified, oldest first.
+        let unidentifiedIds = guidOf.keys.filter { identified[guidOf[$0]!] == nil }
+            .sorted { (paidAt[$0]!, $0) < (paidAt[$1]!, $1) }
         let unidentified = json["unidentified"] as? [String: Any]
         let items = unidentified?["items"] as? [[String: Any]]
-        #expect(items?.map { $0["paymentId"] as? String } == ["pi_3"])
+        #expect(items?.map { $0["paymentId"] as? String } == unidentifiedIds && unidentifiedIds == ["pi_3"])
+        #expect(items?.map { $0["paidAt"] as? String } == unidentifiedIds.map { PaymentFields.text(paidAt[$0]!) })
+        #expect(items?.map { $0["guid"] as? String } == unidentifiedIds.map { guidOf[$0] })
         #expect((items?.first?["verdict"] as? [String: String])?["reason"] == "fingerprintRefused")
         #expect(items?.first?["paidAt"] as? String == "2027-01-15T08:00:00.250Z")
-        #expect(unidentified?["total"] as? Int == 1 && unidentified?["nextOffset"] is NSNull)
+        #expect(unidentified?["total"] as? Int == unidentifiedIds.count && unidentified?["nextOffset"] is NSNull)
     }
 
     @Test func theUnidentifiedArePagedAndTheRangeAndPageAreChecked() throws {

@@ -2,6 +2,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
 /// Recovery mails in the buyer's timeline (issue 18): requested, sent, and skipped with the reason the worker had.
 @Suite struct RecoveryTimelineTests {
@@ -27,5 +28,28 @@ import Testing
         ])
         #expect(DiagnosticsWorld.verdict(answer)["reason"] == "recoveryNotUsed")
         #expect(!bodyText(answer).contains("buyer@example.com"))
+    }
+
+    @Test func aRedeemedRecoveryCodeIdentifiesViaTheRecoveryMailAndVerifiesTheEmail() throws {
+        let flow = try EmailRecoveryFlow()
+        let guid = try flow.buyerWithPayment(email: "mailed@example.com")
+        #expect(flow.request(flow.body(email: "mailed@example.com")).status == 204)
+        try flow.work(jobs: 1)
+        let mail = try #require(flow.sink.messages().first)
+        let code = try #require(RecoveryMail.code(RecoveryMail.textPart(mail)))
+        flow.advance(300)
+        let redeemed = ResolveTests.resolve(flow.api, code, ip: "198.51.100.173")
+        #expect(redeemed.status == 200, "\(bodyText(redeemed))")
+        let answer = flow.api.respond(to: s2sRequest(.get, "/s2s/v1/users/\(guid)/timeline", key: flow.tenant.key))
+        #expect(DiagnosticsWorld.lines(answer).suffix(2) == [
+            "HandoffCodeRedeemed: Recovery code redeemed by the app: it learned the guid.",
+            "EmailVerified: E-mail verified by redeeming a code.",
+        ], "\(DiagnosticsWorld.lines(answer))")
+        #expect(DiagnosticsWorld.verdict(answer) == [
+            "identified": "1", "path": "recoveryMail", "at": "2027-01-15T08:05:00.000Z",
+            "text": "identified via recovery mail at 2027-01-15T08:05:00.000Z",
+        ])
+        let body = bodyText(answer)
+        #expect(!body.contains("mailed@example.com") && !body.contains(code))
     }
 }

@@ -1,4 +1,5 @@
 import API
+import Domain
 import Foundation
 import HTTPServer
 import Testing
@@ -34,6 +35,33 @@ import TestSupport
         #expect(fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: other.key).status == 404)
     }
 
+    @Test func anAppStoreExpiryIsALineOfTheBuyerAndOfThePaymentBesideTheExpiredEntitlement() throws {
+        let fixture = try StoreFixture.migrated()
+        let app = try fixture.appleApp()
+        let guid = fixture.buyer()
+        let token = fixture.appAccountToken(guid)
+        for type in ["SUBSCRIBED", "EXPIRED"] {
+            let answer = fixture.post("apple", token: app.token,
+                                      body: AppleIntakeTests.notification(type, token: token))
+            #expect(answer.status == 200, "\(type): \(bodyText(answer))")
+        }
+        let entitlement = fixture.entitlements(guid).first
+        #expect(entitlement?["status"] as? String == "expired")
+        let paymentId = try #require(entitlement?["paymentId"] as? String)
+        let expired = "PaymentExpired: Store reported the subscription expired."
+        let buyer = fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: fixture.tenant.key)
+        #expect(DiagnosticsWorld.lines(buyer).contains(expired), "\(DiagnosticsWorld.lines(buyer))")
+        let payment = fixture.apps.send(.get, "/s2s/v1/payments/\(paymentId)/timeline", key: fixture.tenant.key)
+        #expect(payment.status == 200 && jsonObject(payment)["guid"] as? String == guid, "\(bodyText(payment))")
+        #expect(DiagnosticsWorld.lines(payment).suffix(1) == [expired])
+        let entry = (jsonObject(payment)["entries"] as? [[String: Any]])?.last
+        #expect(entry?["paymentId"] as? String == paymentId)
+        // The buyer stays identified: an expiry ends the entitlement, not the handoff.
+        #expect(DiagnosticsWorld.verdict(payment)["identified"] == "1")
+        let other = try fixture.apps.tenants.tenant()
+        #expect(fixture.apps.send(.get, "/s2s/v1/payments/\(paymentId)/timeline", key: other.key).status == 404)
+    }
+
     @Test func aRevenueCatExpiryAndTransferAreLinesAndThePaymentsHistoryFollowsIt() throws {
         let fixture = try StoreFixture.migrated()
         let token = try RevenueCatIntakeTests().app(fixture)
@@ -46,15 +74,24 @@ import TestSupport
                         + #""transferred_to":["\#(to)"]}}"#] {
             #expect(fixture.post("revenuecat", token: token, body: body, headers: auth).status == 200)
         }
-        func lines(_ guid: String) -> [String] {
-            DiagnosticsWorld.lines(fixture.apps.send(.get, "/s2s/v1/users/\(guid)/timeline", key: fixture.tenant.key))
+        func timeline(_ path: String) -> Response {
+            fixture.apps.send(.get, "/s2s/v1/\(path)/timeline", key: fixture.tenant.key)
         }
         // A payment's history follows the payment: the buyer who holds it now sees its expiry too.
-        let before = lines(from)
+        let before = DiagnosticsWorld.lines(timeline("users/\(from)"))
         #expect(before.contains("PaymentTransferred: Store moved the purchase to another buyer."), "\(before)")
         #expect(!before.contains { $0.hasPrefix("PaymentExpired") }, "\(before)")
-        let after = lines(to)
+        let after = DiagnosticsWorld.lines(timeline("users/\(to)"))
         #expect(after.contains("PaymentExpired: Store reported the subscription expired."), "\(after)")
         #expect(after.contains("PaymentTransferred: Store moved the purchase to this buyer."), "\(after)")
+        // The payment's own timeline is the new holder's, with the expiry at the instant the store gave.
+        let paymentId = try #require(fixture.entitlements(to).first?["paymentId"] as? String)
+        let payment = timeline("payments/\(paymentId)")
+        #expect(jsonObject(payment)["guid"] as? String == to, "\(bodyText(payment))")
+        let entries = (jsonObject(payment)["entries"] as? [[String: Any]]) ?? []
+        let expiry = entries.first { $0["event"] as? String == "PaymentExpired" }
+        #expect(expiry?["at"] as? String == PaymentFields.text(Date(timeIntervalSince1970: Double(past) / 1000)))
+        #expect(entries.map { $0["event"] as? String }.suffix(2) == ["PaymentExpired", "PaymentTransferred"])
+        #expect(fixture.entitlements(to).count == 1 && fixture.entitlements(from).isEmpty)
     }
 }

@@ -46,6 +46,19 @@ import Testing
         #expect(jsonObject(answer)["truncated"] as? Bool == false)
     }
 
+    @Test func aFingerprintNoAppAskedForSaysThatNoRecoveryWasRequestedAndUntilWhenTheCodeIsValid() throws {
+        let diagnostics = try W()
+        let world = diagnostics.world
+        #expect(world.capture(try world.pay().token).status == 204)
+        world.clock.advance(3600)
+        #expect(W.verdict(diagnostics.timeline()) == [
+            "identified": "0", "reason": "recoveryNeverRequested",
+            "text": "not identified yet: no app has redeemed the code or asked by fingerprint (the code is valid "
+                + "until 2027-01-18T08:00:00.250Z), and no recovery mail was requested — check that the app asks for "
+                + "the code on first launch",
+        ])
+    }
+
     @Test func aRedeemedCodeIdentifiesAndARepeatIsRefusedAsSpent() throws {
         let diagnostics = try W()
         let payment = try diagnostics.world.pay()
