@@ -81,6 +81,9 @@ final class AppleAdsJobFixture: @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment.merging([
             "DATABASE_URL": jobs.database.appURL, "REDIS_URL": jobs.redis.url, "LOG_LEVEL": "warning",
             "WORK_THREADS": "1", "JOB_VISIBILITY_TIMEOUT_SECONDS": "5", "APPLE_ADS_API_BASE_URL": peer.base + "/",
+            // The secrets this fixture's write model sealed the install's journey keys with.
+            "HANDOFF_MASTER_KEY": ServeProcess.base64URL(0x33), "HANDOFF_LOOKUP_PEPPER": ServeProcess.base64URL(0x44),
+            "HANDOFF_PASS_KEYS": "k1:" + ServeProcess.base64URL(0x11),
         ]) { $1 }
         return try ChildProcess([try HandoffBinary.path(), "work", "--only", roles], environment: environment)
     }
