@@ -11,10 +11,12 @@ worker's pending list) and restart it; SIGSTOP the Redis master for 10 s; fail R
 Postgres primary and promote the standby (pgbouncer follows through its hook, infra/deploy/pgbouncer-follow-primary,
 which the cluster runs every second); restart pgbouncer. Then it waits for the jobs to settle and counts, on the
 primary: every acknowledged payment recorded exactly once, every code redeemed at most once, every job done once or
-dead with its reason, the job killed in the worker's hands done once, `handoff audit verify`; and, from the workers'
-logs, the jobs the sweeper put back from Postgres after Redis lost their stream entries. Prints a table (fault,
-requests, failed, max latency, lost, duplicated, swept back) and exits 1 on any loss or duplicate, or when a request
-waited longer than --max-latency.
+dead with its reason, the job killed in the worker's hands done once, `handoff audit verify`. Two queue counts are
+kept apart: the stream entries Redis lost in a failover (measured here: after each master switch, the `enqueued` jobs
+whose noted entry the new master does not hold) and the jobs the sweeper put back from Postgres (the workers' log
+lines, by job id); every entry lost must come back as a job done once. Prints a table (fault, requests, failed, max
+latency, lost, duplicated, entries lost, swept back) and exits 1 on any loss or duplicate, or when a request waited
+longer than --max-latency.
 """
 import argparse
 import datetime
@@ -23,6 +25,7 @@ import http.client
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -125,7 +128,8 @@ class Cluster:
         return None
 
     def swept_back(self):
-        """(time, count) for every "jobs swept back to pending" line of the workers' logs."""
+        """(time, count, job ids, of them with a noted entry Redis lost) for every "jobs swept back to pending" line
+        of the workers' logs."""
         found = []
         for path in glob.glob(os.path.join(self.data, "log", "work*.log")):
             with open(path, errors="replace") as handle:
@@ -135,10 +139,86 @@ class Cluster:
                     try:
                         entry = json.loads(line)
                         at = datetime.datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).timestamp()
-                        found.append((at, int(entry["requeued"])))
+                        jobs = [int(j) for j in str(entry.get("jobs", "")).split(",") if j]
+                        found.append((at, int(entry["requeued"]), jobs, int(entry.get("entriesLost", 0))))
                     except (ValueError, KeyError):
                         pass
         return found
+
+    def missing_entries(self, master, entries):
+        """The ids among `entries` that no job stream on the Redis at `master` holds (one Lua call)."""
+        if not entries:
+            return set()
+        keys = [k for k in self.redis(master, "--scan", "--pattern", "handoff:jobs:*").splitlines() if k]
+        script = ("local missing = {} for _, id in ipairs(ARGV) do local held = false "
+                  "for _, key in ipairs(KEYS) do if #redis.call('XRANGE', key, id, id) > 0 then held = true end end "
+                  "if not held then table.insert(missing, id) end end return missing")
+        answer = [line for line in self.redis(master, "EVAL", script, str(len(keys)), *keys, *entries).splitlines()
+                  if line]
+        if any(not re.fullmatch(r"[0-9]+-[0-9]+", line) for line in answer):
+            raise RuntimeError("EVAL answered %s" % answer[:3])
+        return set(answer)
+
+    def enqueued_entries(self):
+        """{job id: stream entry} of the `enqueued` jobs whose entry the relay noted, on the primary now."""
+        rows = self.psql(self.primary_port(), "SELECT job_id, stream_entry FROM jobs WHERE state = 'enqueued' AND "
+                         "stream_entry IS NOT NULL", database="handoff", user="handoff")
+        return {int(job): entry for job, entry in (line.split("|") for line in rows.splitlines() if line)}
+
+
+class RedisLossWatcher:
+    """Counts the stream entries Redis loses in failovers, independently of the sweeper: it follows the Sentinels'
+    answer, and after each master switch (1, 2.5 and 4 s after it, which covers writes the old master took before it
+    was demoted) finds the `enqueued` jobs whose noted entry the new master does not hold, and that are still
+    `enqueued` with that entry once Redis was asked. The sweeper waits JOB_VISIBILITY_TIMEOUT_SECONDS (10 s in the
+    cluster) before it puts such a job back, so the checks see the loss before the repair."""
+
+    def __init__(self, cluster, log):
+        self.cluster = cluster
+        self.log = log
+        self.stop = threading.Event()
+        self.lost = {}  # job id -> (entry, when the switch was seen)
+        self.switches = []  # (time, old master port, new master port)
+
+    def check(self, master, switched_at):
+        try:
+            before = self.cluster.enqueued_entries()
+            missing = self.cluster.missing_entries(master, sorted(set(before.values())))
+            after = self.cluster.enqueued_entries()
+        except Exception as error:  # a Postgres or Redis fault of the same moment: the next check tries again
+            self.log("loss check after the Redis switch failed: %s" % error)
+            return
+        for job, entry in before.items():
+            if entry in missing and after.get(job) == entry and job not in self.lost:
+                self.lost[job] = (entry, switched_at)
+
+    def run(self):
+        master = None
+        pending = []  # (when to check, master, switched at)
+        while not self.stop.is_set():
+            try:
+                now_master = self.cluster.redis_master_port()
+            except Exception:
+                now_master = None
+            now = time.time()
+            if now_master and master and now_master != master:
+                self.switches.append((now, master, now_master))
+                pending += [(now + delay, now_master, now) for delay in (1.0, 2.5, 4.0)]
+            if now_master:
+                master = now_master
+            for item in [p for p in pending if p[0] <= now]:
+                pending.remove(item)
+                if item[1] == master:
+                    self.check(item[1], item[2])
+            time.sleep(0.2)
+
+    def start(self):
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join(timeout=30)
 
 
 class Load:
@@ -338,6 +418,8 @@ def main():
 
     load = Load(cluster, options.threads)
     load.start()
+    watcher = RedisLossWatcher(cluster, log)
+    watcher.start()
     phases = []
     notes = {}
     for fault in faults:
@@ -350,6 +432,8 @@ def main():
         phases.append((fault, started, time.time()))
     log("stopping the load")
     load.finish()
+    time.sleep(4.5)  # the checks of a switch in the last seconds
+    watcher.finish()
 
     # Let the workers finish what the load queued (jobs settle in done or dead).
     primary = cluster.primary_port()
@@ -390,8 +474,8 @@ def main():
 
     swept = cluster.swept_back()
     print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated "
-          "| swept back |")
-    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+          "| entries lost by Redis | swept back from Postgres |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     worst = 0.0
     for fault, begin, end in phases:
         inside = [a for a in load.attempts if begin <= a[0] < end]
@@ -407,13 +491,14 @@ def main():
         lost = sum(1 for p in acked if p in lost_payments)
         twice = sum(1 for p in acked if p in duplicated_payments)
         last = fault == phases[-1][0]
-        back = sum(n for at, n in swept if begin <= at and (at < end or last))
-        print("| %s | %d | %d | %s | %.2f | %d | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
-                                                                  len(acked), lost, twice, back))
+        back = sum(n for at, n, _, _ in swept if begin <= at and (at < end or last))
+        entries = sum(1 for _, at in watcher.lost.values() if begin <= at and (at < end or last))
+        print("| %s | %d | %d | %s | %.2f | %d | %d | %d | %d | %d |" % (
+            fault, len(inside), len(failed), which, latency, len(acked), lost, twice, entries, back))
     total_failed = sum(1 for a in load.attempts if is_failure(a))
-    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d | %d |" % (
+    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d | %d | %d |" % (
         len(load.attempts), total_failed, worst, len(load.acknowledged), len(lost_payments),
-        len(duplicated_payments), sum(n for _, n in swept)))
+        len(duplicated_payments), len(watcher.lost), sum(n for _, n, _, _ in swept)))
     print()
     refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
     print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d, given up after "
@@ -437,14 +522,35 @@ def main():
               "RecoveryMailSent %s" % (notes["killed_job"], notes["killed_job_state"], state, attempts, outcome, sent))
     else:
         print("no job was caught in work1's hands: the worker kill was not mid-job this run")
-    print("jobs swept back to pending by the sweeper (Redis had lost their entries): %d in %d sweeps" % (
-        sum(n for _, n in swept), len(swept)))
+    swept_jobs = set(j for _, _, jobs_, _ in swept for j in jobs_)
+    print("Redis master switches seen: %s" % (", ".join("%d -> %d" % (a, b) for _, a, b in watcher.switches)
+                                                or "none"))
+    lost_ok = True
+    if watcher.lost:
+        fates = {}
+        for line in cluster.psql(primary, "SELECT job_id, state FROM jobs WHERE job_id IN (%s)" % ",".join(
+                str(j) for j in watcher.lost), database="handoff", user="handoff").splitlines():
+            job, state = line.split("|")
+            fates[int(job)] = state
+        back = sorted(j for j in watcher.lost if j in swept_jobs)
+        held = sorted(j for j in watcher.lost if j not in swept_jobs)
+        lost_ok = all(state in ("done", "dead") for state in fates.values()) and len(fates) == len(watcher.lost)
+        states = sorted(set(fates.values()))
+        print("stream entries Redis lost in failovers: %d (jobs %s); of them swept back from Postgres: %d, finished "
+              "without the sweeper (a worker held the entry when it was lost): %d %s; their jobs now: %s" % (
+                  len(watcher.lost), ",".join(map(str, sorted(watcher.lost))), len(back), len(held), held,
+                  ", ".join("%s %d" % (state, list(fates.values()).count(state)) for state in states)))
+    else:
+        print("stream entries Redis lost in failovers: 0")
+    print("jobs swept back to pending by the sweeper: %d in %d sweeps (%d with a noted entry Redis no longer held, "
+          "%d with none noted)" % (sum(n for _, n, _, _ in swept), len(swept), sum(e for _, _, _, e in swept),
+                                   sum(n - e for _, n, _, e in swept)))
     if "pgbouncer_followed_s" in notes:
         print("pgbouncer followed the promotion (hook) after %s s" % (
             "%.1f" % notes["pgbouncer_followed_s"] if notes["pgbouncer_followed_s"] is not None else "> 30"))
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
     failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
-              or not killed_ok or notes.get("pgbouncer_followed_s", 0) is None
+              or not killed_ok or not lost_ok or notes.get("pgbouncer_followed_s", 0) is None
               or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"
