@@ -106,10 +106,11 @@ class Cluster:
             pass
         return None
 
-    def job_in_hand(self, worker, timeout):
+    def job_in_hand(self, worker, timeout, max_age_ms):
         """Waits until `worker` holds a mail job mid-attempt: its stream entry is in one of the worker's consumers'
-        pending lists and the job row is `enqueued` with a claimed attempt whose lease runs. Returns the job id and
-        the attempt's age in ms, or None after `timeout` seconds."""
+        pending lists and the job row is `enqueued` with a claimed attempt whose lease runs, claimed less than
+        `max_age_ms` ago (so the SMTP sink's delay still holds the send). Returns the job id and the attempt's age in
+        ms, or None after `timeout` seconds."""
         deadline = time.time() + timeout
         marker = "-%d-mail-" % self.pid(worker)
         while time.time() < deadline:
@@ -119,8 +120,10 @@ class Cluster:
             if entries:
                 held = self.psql(self.primary_port(), "SELECT job_id, (extract(epoch FROM now() - attempt_started_at) "
                                  "* 1000)::int FROM jobs WHERE state = 'enqueued' AND attempt_id IS NOT NULL AND "
-                                 "lease_until > now() AND stream_entry IN (%s) LIMIT 1"
-                                 % ",".join("'%s'" % e for e in entries), database="handoff", user="handoff")
+                                 "lease_until > now() AND attempt_started_at > now() - make_interval(secs => %f) "
+                                 "AND stream_entry IN (%s) LIMIT 1"
+                                 % (max_age_ms / 1000.0, ",".join("'%s'" % e for e in entries)),
+                                 database="handoff", user="handoff")
                 if held:
                     job, age = held.split("|")
                     return int(job), int(age)
@@ -349,17 +352,27 @@ def inject(cluster, fault, log, notes):
         time.sleep(3)
         log(cluster.script("respawn", "serve1").stderr.strip())
     elif fault == "kill work1 mid-job, restart":
-        held = cluster.job_in_hand("work1", timeout=20)
-        cluster.signal("work1", 9)
-        if held:
-            notes["killed_job"] = held[0]
+        # Mid-job means the job is still `enqueued` once the worker is dead: the attempt was claimed (its codes and
+        # address reservation committed) and its outcome never was. A kill that lands after the send finished is
+        # not one: respawn and try again, up to three times.
+        for attempt in range(1, 4):
+            held = cluster.job_in_hand("work1", timeout=20, max_age_ms=notes["smtp_delay_ms"] / 2)
+            cluster.signal("work1", 9)
+            if not held:
+                log("work1 held no young mail attempt within 20 s: killed it anyway")
+                notes["kill_tries"] = attempt
+                break
             state = cluster.psql(cluster.primary_port(), "SELECT state FROM jobs WHERE job_id = %d" % held[0],
                                  database="handoff", user="handoff")
-            notes["killed_job_state"] = state
             log("killed work1 while it held mail job %d (attempt %d ms old; right after the kill: %s)"
                 % (held[0], held[1], state))
-        else:
-            log("work1 held no mail job within 20 s: killed it anyway")
+            notes["kill_tries"] = attempt
+            if state == "enqueued":
+                notes["killed_job"], notes["killed_job_state"] = held[0], state
+                break
+            time.sleep(1)
+            log(cluster.script("respawn", "work1").stderr.strip())
+            time.sleep(2)
         time.sleep(3)
         log(cluster.script("respawn", "work1").stderr.strip())
     elif fault == "SIGSTOP Redis master 10 s":
@@ -406,6 +419,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=150)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--max-latency", type=float, default=30.0)
+    parser.add_argument("--smtp-delay-ms", type=int, default=300, help="the cluster SMTP sink's delay per mail")
     options = parser.parse_args()
     cluster = Cluster(options.data, options.bin)
     faults = ["baseline", "kill serve1, restart", "kill work1 mid-job, restart", "SIGSTOP Redis master 10 s",
@@ -421,7 +435,7 @@ def main():
     watcher = RedisLossWatcher(cluster, log)
     watcher.start()
     phases = []
-    notes = {}
+    notes = {"smtp_delay_ms": options.smtp_delay_ms}
     for fault in faults:
         started = time.time()
         log("phase: " + fault)
@@ -520,8 +534,11 @@ def main():
         killed_ok = state in ("done", "dead") and int(sent) <= 1
         print("job %d killed in work1's hands (then %s): now %s, failed attempts %s, outcome \"%s\", "
               "RecoveryMailSent %s" % (notes["killed_job"], notes["killed_job_state"], state, attempts, outcome, sent))
+        print("(the kill landed mid-job on try %d of 3)" % notes["kill_tries"])
     else:
-        print("no job was caught in work1's hands: the worker kill was not mid-job this run")
+        killed_ok = False
+        print("no job was caught in work1's hands (%d tries): the worker kill was not mid-job this run"
+              % notes.get("kill_tries", 0))
     swept_jobs = set(j for _, _, jobs_, _ in swept for j in jobs_)
     print("Redis master switches seen: %s" % (", ".join("%d -> %d" % (a, b) for _, a, b in watcher.switches)
                                                 or "none"))
