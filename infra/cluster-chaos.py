@@ -95,6 +95,17 @@ class Cluster:
         answer = self.redis(self.ports["S1_PORT"], "SENTINEL", "get-master-addr-by-name", "handoff").split()
         return int(answer[1]) if len(answer) == 2 else None
 
+    def sentinel_has_good_replica(self):
+        """Whether the first Sentinel lists a replica of `handoff` that is up with its link to the master up."""
+        lines = self.redis(self.ports["S1_PORT"], "SENTINEL", "REPLICAS", "handoff").splitlines()
+        replicas = []  # redis-cli prints the replicas' field/value pairs one after another; each starts with name
+        for key, value in zip(lines[0::2], lines[1::2]):
+            if key == "name":
+                replicas.append({})
+            if replicas:
+                replicas[-1][key] = value
+        return any(r.get("flags") == "slave" and r.get("master-link-status") == "ok" for r in replicas)
+
     def pgbouncer_target_port(self):
         """The port pgbouncer sends `handoff` to now (SHOW DATABASES on its admin console)."""
         try:
@@ -382,12 +393,24 @@ def inject(cluster, fault, log, notes):
         time.sleep(10)
         cluster.signal(name, 18)
     elif fault == "Redis failover (Sentinel)":
+        # Right after the SIGSTOP phase the former master may still be resyncing as a replica, and Sentinel refuses
+        # (-failover-abort-no-good-slave): wait until it reports a replica whose link is up, and ask again (at most
+        # three times) until the master changes.
         before = cluster.redis_master_port()
-        cluster.redis(cluster.ports["S1_PORT"], "SENTINEL", "FAILOVER", "handoff")
-        for _ in range(200):
+        for attempt in range(1, 4):
+            for _ in range(150):
+                if cluster.sentinel_has_good_replica():
+                    break
+                time.sleep(0.1)
+            answer = cluster.redis(cluster.ports["S1_PORT"], "SENTINEL", "FAILOVER", "handoff")
+            for _ in range(50):
+                if cluster.redis_master_port() != before:
+                    break
+                time.sleep(0.1)
             if cluster.redis_master_port() != before:
                 break
-            time.sleep(0.1)
+            log("SENTINEL FAILOVER answered %s; the master did not change (try %d of 3)" % (answer, attempt))
+        notes["redis_failed_over"] = cluster.redis_master_port() != before
         log("redis master %s -> %s" % (before, cluster.redis_master_port()))
     elif fault == "crash Postgres primary, promote":
         old = cluster.primary_port()
@@ -565,9 +588,18 @@ def main():
     if "pgbouncer_followed_s" in notes:
         print("pgbouncer followed the promotion (hook) after %s s" % (
             "%.1f" % notes["pgbouncer_followed_s"] if notes["pgbouncer_followed_s"] is not None else "> 30"))
+    mails = len(glob.glob(os.path.join(cluster.data, "mail", "*.eml")))
+    sent_events = cluster.psql(primary, "SELECT count(*) FROM events WHERE org_id = '%s' AND "
+                               "event_type = 'RecoveryMailSent'" % org, database="handoff", user="handoff")
+    print("mails the SMTP sink accepted: %d, RecoveryMailSent: %s (the difference: sends whose outcome never "
+          "committed — a worker killed, or Postgres gone, after the relay accepted the mail — sent again on the "
+          "retry; the at-least-once window of docs/jobs.md)" % (mails, sent_events))
+    if notes.get("redis_failed_over") is False:
+        print("the Redis failover phase did not fail Redis over: SENTINEL FAILOVER was refused three times")
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
     failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
               or not killed_ok or not lost_ok or notes.get("pgbouncer_followed_s", 0) is None
+              or notes.get("redis_failed_over") is False
               or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"
