@@ -11,10 +11,12 @@ worker's pending list) and restart it; SIGSTOP the Redis master for 10 s; fail R
 Postgres primary and promote the standby (pgbouncer follows through its hook, infra/deploy/pgbouncer-follow-primary,
 which the cluster runs every second); restart pgbouncer. Then it waits for the jobs to settle and counts, on the
 primary: every acknowledged payment recorded exactly once, every code redeemed at most once, every job done once or
-dead with its reason, the job killed in the worker's hands done once, `handoff audit verify`; and, from the workers'
-logs, the jobs the sweeper put back from Postgres after Redis lost their stream entries. Prints a table (fault,
-requests, failed, max latency, lost, duplicated, swept back) and exits 1 on any loss or duplicate, or when a request
-waited longer than --max-latency.
+dead with its reason, the job killed in the worker's hands done once, `handoff audit verify`. Two queue counts are
+kept apart: the stream entries Redis lost in a failover (measured here: after each master switch, the `enqueued` jobs
+whose noted entry the new master does not hold) and the jobs the sweeper put back from Postgres (the workers' log
+lines, by job id); every entry lost must come back as a job done once. Prints a table (fault, requests, failed, max
+latency, lost, duplicated, entries lost, swept back) and exits 1 on any loss or duplicate, or when a request waited
+longer than --max-latency.
 """
 import argparse
 import datetime
@@ -23,6 +25,7 @@ import http.client
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -92,6 +95,17 @@ class Cluster:
         answer = self.redis(self.ports["S1_PORT"], "SENTINEL", "get-master-addr-by-name", "handoff").split()
         return int(answer[1]) if len(answer) == 2 else None
 
+    def sentinel_has_good_replica(self):
+        """Whether the first Sentinel lists a replica of `handoff` that is up with its link to the master up."""
+        lines = self.redis(self.ports["S1_PORT"], "SENTINEL", "REPLICAS", "handoff").splitlines()
+        replicas = []  # redis-cli prints the replicas' field/value pairs one after another; each starts with name
+        for key, value in zip(lines[0::2], lines[1::2]):
+            if key == "name":
+                replicas.append({})
+            if replicas:
+                replicas[-1][key] = value
+        return any(r.get("flags") == "slave" and r.get("master-link-status") == "ok" for r in replicas)
+
     def pgbouncer_target_port(self):
         """The port pgbouncer sends `handoff` to now (SHOW DATABASES on its admin console)."""
         try:
@@ -103,10 +117,11 @@ class Cluster:
             pass
         return None
 
-    def job_in_hand(self, worker, timeout):
+    def job_in_hand(self, worker, timeout, max_age_ms):
         """Waits until `worker` holds a mail job mid-attempt: its stream entry is in one of the worker's consumers'
-        pending lists and the job row is `enqueued` with a claimed attempt whose lease runs. Returns the job id and
-        the attempt's age in ms, or None after `timeout` seconds."""
+        pending lists and the job row is `enqueued` with a claimed attempt whose lease runs, claimed less than
+        `max_age_ms` ago (so the SMTP sink's delay still holds the send). Returns the job id and the attempt's age in
+        ms, or None after `timeout` seconds."""
         deadline = time.time() + timeout
         marker = "-%d-mail-" % self.pid(worker)
         while time.time() < deadline:
@@ -116,8 +131,10 @@ class Cluster:
             if entries:
                 held = self.psql(self.primary_port(), "SELECT job_id, (extract(epoch FROM now() - attempt_started_at) "
                                  "* 1000)::int FROM jobs WHERE state = 'enqueued' AND attempt_id IS NOT NULL AND "
-                                 "lease_until > now() AND stream_entry IN (%s) LIMIT 1"
-                                 % ",".join("'%s'" % e for e in entries), database="handoff", user="handoff")
+                                 "lease_until > now() AND attempt_started_at > now() - make_interval(secs => %f) "
+                                 "AND stream_entry IN (%s) LIMIT 1"
+                                 % (max_age_ms / 1000.0, ",".join("'%s'" % e for e in entries)),
+                                 database="handoff", user="handoff")
                 if held:
                     job, age = held.split("|")
                     return int(job), int(age)
@@ -125,7 +142,8 @@ class Cluster:
         return None
 
     def swept_back(self):
-        """(time, count) for every "jobs swept back to pending" line of the workers' logs."""
+        """(time, count, job ids, of them with a noted entry Redis lost) for every "jobs swept back to pending" line
+        of the workers' logs."""
         found = []
         for path in glob.glob(os.path.join(self.data, "log", "work*.log")):
             with open(path, errors="replace") as handle:
@@ -135,10 +153,86 @@ class Cluster:
                     try:
                         entry = json.loads(line)
                         at = datetime.datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).timestamp()
-                        found.append((at, int(entry["requeued"])))
+                        jobs = [int(j) for j in str(entry.get("jobs", "")).split(",") if j]
+                        found.append((at, int(entry["requeued"]), jobs, int(entry.get("entriesLost", 0))))
                     except (ValueError, KeyError):
                         pass
         return found
+
+    def missing_entries(self, master, entries):
+        """The ids among `entries` that no job stream on the Redis at `master` holds (one Lua call)."""
+        if not entries:
+            return set()
+        keys = [k for k in self.redis(master, "--scan", "--pattern", "handoff:jobs:*").splitlines() if k]
+        script = ("local missing = {} for _, id in ipairs(ARGV) do local held = false "
+                  "for _, key in ipairs(KEYS) do if #redis.call('XRANGE', key, id, id) > 0 then held = true end end "
+                  "if not held then table.insert(missing, id) end end return missing")
+        answer = [line for line in self.redis(master, "EVAL", script, str(len(keys)), *keys, *entries).splitlines()
+                  if line]
+        if any(not re.fullmatch(r"[0-9]+-[0-9]+", line) for line in answer):
+            raise RuntimeError("EVAL answered %s" % answer[:3])
+        return set(answer)
+
+    def enqueued_entries(self):
+        """{job id: stream entry} of the `enqueued` jobs whose entry the relay noted, on the primary now."""
+        rows = self.psql(self.primary_port(), "SELECT job_id, stream_entry FROM jobs WHERE state = 'enqueued' AND "
+                         "stream_entry IS NOT NULL", database="handoff", user="handoff")
+        return {int(job): entry for job, entry in (line.split("|") for line in rows.splitlines() if line)}
+
+
+class RedisLossWatcher:
+    """Counts the stream entries Redis loses in failovers, independently of the sweeper: it follows the Sentinels'
+    answer, and after each master switch (1, 2.5 and 4 s after it, which covers writes the old master took before it
+    was demoted) finds the `enqueued` jobs whose noted entry the new master does not hold, and that are still
+    `enqueued` with that entry once Redis was asked. The sweeper waits JOB_VISIBILITY_TIMEOUT_SECONDS (10 s in the
+    cluster) before it puts such a job back, so the checks see the loss before the repair."""
+
+    def __init__(self, cluster, log):
+        self.cluster = cluster
+        self.log = log
+        self.stop = threading.Event()
+        self.lost = {}  # job id -> (entry, when the switch was seen)
+        self.switches = []  # (time, old master port, new master port)
+
+    def check(self, master, switched_at):
+        try:
+            before = self.cluster.enqueued_entries()
+            missing = self.cluster.missing_entries(master, sorted(set(before.values())))
+            after = self.cluster.enqueued_entries()
+        except Exception as error:  # a Postgres or Redis fault of the same moment: the next check tries again
+            self.log("loss check after the Redis switch failed: %s" % error)
+            return
+        for job, entry in before.items():
+            if entry in missing and after.get(job) == entry and job not in self.lost:
+                self.lost[job] = (entry, switched_at)
+
+    def run(self):
+        master = None
+        pending = []  # (when to check, master, switched at)
+        while not self.stop.is_set():
+            try:
+                now_master = self.cluster.redis_master_port()
+            except Exception:
+                now_master = None
+            now = time.time()
+            if now_master and master and now_master != master:
+                self.switches.append((now, master, now_master))
+                pending += [(now + delay, now_master, now) for delay in (1.0, 2.5, 4.0)]
+            if now_master:
+                master = now_master
+            for item in [p for p in pending if p[0] <= now]:
+                pending.remove(item)
+                if item[1] == master:
+                    self.check(item[1], item[2])
+            time.sleep(0.2)
+
+    def start(self):
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join(timeout=30)
 
 
 class Load:
@@ -269,17 +363,27 @@ def inject(cluster, fault, log, notes):
         time.sleep(3)
         log(cluster.script("respawn", "serve1").stderr.strip())
     elif fault == "kill work1 mid-job, restart":
-        held = cluster.job_in_hand("work1", timeout=20)
-        cluster.signal("work1", 9)
-        if held:
-            notes["killed_job"] = held[0]
+        # Mid-job means the job is still `enqueued` once the worker is dead: the attempt was claimed (its codes and
+        # address reservation committed) and its outcome never was. A kill that lands after the send finished is
+        # not one: respawn and try again, up to three times.
+        for attempt in range(1, 4):
+            held = cluster.job_in_hand("work1", timeout=20, max_age_ms=notes["smtp_delay_ms"] / 2)
+            cluster.signal("work1", 9)
+            if not held:
+                log("work1 held no young mail attempt within 20 s: killed it anyway")
+                notes["kill_tries"] = attempt
+                break
             state = cluster.psql(cluster.primary_port(), "SELECT state FROM jobs WHERE job_id = %d" % held[0],
                                  database="handoff", user="handoff")
-            notes["killed_job_state"] = state
             log("killed work1 while it held mail job %d (attempt %d ms old; right after the kill: %s)"
                 % (held[0], held[1], state))
-        else:
-            log("work1 held no mail job within 20 s: killed it anyway")
+            notes["kill_tries"] = attempt
+            if state == "enqueued":
+                notes["killed_job"], notes["killed_job_state"] = held[0], state
+                break
+            time.sleep(1)
+            log(cluster.script("respawn", "work1").stderr.strip())
+            time.sleep(2)
         time.sleep(3)
         log(cluster.script("respawn", "work1").stderr.strip())
     elif fault == "SIGSTOP Redis master 10 s":
@@ -289,12 +393,24 @@ def inject(cluster, fault, log, notes):
         time.sleep(10)
         cluster.signal(name, 18)
     elif fault == "Redis failover (Sentinel)":
+        # Right after the SIGSTOP phase the former master may still be resyncing as a replica, and Sentinel refuses
+        # (-failover-abort-no-good-slave): wait until it reports a replica whose link is up, and ask again (at most
+        # three times) until the master changes.
         before = cluster.redis_master_port()
-        cluster.redis(cluster.ports["S1_PORT"], "SENTINEL", "FAILOVER", "handoff")
-        for _ in range(200):
+        for attempt in range(1, 4):
+            for _ in range(150):
+                if cluster.sentinel_has_good_replica():
+                    break
+                time.sleep(0.1)
+            answer = cluster.redis(cluster.ports["S1_PORT"], "SENTINEL", "FAILOVER", "handoff")
+            for _ in range(50):
+                if cluster.redis_master_port() != before:
+                    break
+                time.sleep(0.1)
             if cluster.redis_master_port() != before:
                 break
-            time.sleep(0.1)
+            log("SENTINEL FAILOVER answered %s; the master did not change (try %d of 3)" % (answer, attempt))
+        notes["redis_failed_over"] = cluster.redis_master_port() != before
         log("redis master %s -> %s" % (before, cluster.redis_master_port()))
     elif fault == "crash Postgres primary, promote":
         old = cluster.primary_port()
@@ -326,6 +442,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=150)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--max-latency", type=float, default=30.0)
+    parser.add_argument("--smtp-delay-ms", type=int, default=300, help="the cluster SMTP sink's delay per mail")
     options = parser.parse_args()
     cluster = Cluster(options.data, options.bin)
     faults = ["baseline", "kill serve1, restart", "kill work1 mid-job, restart", "SIGSTOP Redis master 10 s",
@@ -338,8 +455,10 @@ def main():
 
     load = Load(cluster, options.threads)
     load.start()
+    watcher = RedisLossWatcher(cluster, log)
+    watcher.start()
     phases = []
-    notes = {}
+    notes = {"smtp_delay_ms": options.smtp_delay_ms}
     for fault in faults:
         started = time.time()
         log("phase: " + fault)
@@ -350,6 +469,8 @@ def main():
         phases.append((fault, started, time.time()))
     log("stopping the load")
     load.finish()
+    time.sleep(4.5)  # the checks of a switch in the last seconds
+    watcher.finish()
 
     # Let the workers finish what the load queued (jobs settle in done or dead).
     primary = cluster.primary_port()
@@ -390,8 +511,8 @@ def main():
 
     swept = cluster.swept_back()
     print("| fault | requests | failed (5xx/conn) | which | max latency s | acked payments | lost | duplicated "
-          "| swept back |")
-    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+          "| entries lost by Redis | swept back from Postgres |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     worst = 0.0
     for fault, begin, end in phases:
         inside = [a for a in load.attempts if begin <= a[0] < end]
@@ -407,13 +528,14 @@ def main():
         lost = sum(1 for p in acked if p in lost_payments)
         twice = sum(1 for p in acked if p in duplicated_payments)
         last = fault == phases[-1][0]
-        back = sum(n for at, n in swept if begin <= at and (at < end or last))
-        print("| %s | %d | %d | %s | %.2f | %d | %d | %d | %d |" % (fault, len(inside), len(failed), which, latency,
-                                                                  len(acked), lost, twice, back))
+        back = sum(n for at, n, _, _ in swept if begin <= at and (at < end or last))
+        entries = sum(1 for _, at in watcher.lost.values() if begin <= at and (at < end or last))
+        print("| %s | %d | %d | %s | %.2f | %d | %d | %d | %d | %d |" % (
+            fault, len(inside), len(failed), which, latency, len(acked), lost, twice, entries, back))
     total_failed = sum(1 for a in load.attempts if is_failure(a))
-    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d | %d |" % (
+    print("| **whole run** | %d | %d | | %.2f | %d | %d | %d | %d | %d |" % (
         len(load.attempts), total_failed, worst, len(load.acknowledged), len(lost_payments),
-        len(duplicated_payments), sum(n for _, n in swept)))
+        len(duplicated_payments), len(watcher.lost), sum(n for _, n, _, _ in swept)))
     print()
     refused = sum(1 for a in load.attempts if a[2].startswith("payment-refused"))
     print("acknowledged payments %d, recorded %d, lost %d, recorded twice %d, refused (4xx) %d, given up after "
@@ -435,16 +557,49 @@ def main():
         killed_ok = state in ("done", "dead") and int(sent) <= 1
         print("job %d killed in work1's hands (then %s): now %s, failed attempts %s, outcome \"%s\", "
               "RecoveryMailSent %s" % (notes["killed_job"], notes["killed_job_state"], state, attempts, outcome, sent))
+        print("(the kill landed mid-job on try %d of 3)" % notes["kill_tries"])
     else:
-        print("no job was caught in work1's hands: the worker kill was not mid-job this run")
-    print("jobs swept back to pending by the sweeper (Redis had lost their entries): %d in %d sweeps" % (
-        sum(n for _, n in swept), len(swept)))
+        killed_ok = False
+        print("no job was caught in work1's hands (%d tries): the worker kill was not mid-job this run"
+              % notes.get("kill_tries", 0))
+    swept_jobs = set(j for _, _, jobs_, _ in swept for j in jobs_)
+    print("Redis master switches seen: %s" % (", ".join("%d -> %d" % (a, b) for _, a, b in watcher.switches)
+                                                or "none"))
+    lost_ok = True
+    if watcher.lost:
+        fates = {}
+        for line in cluster.psql(primary, "SELECT job_id, state FROM jobs WHERE job_id IN (%s)" % ",".join(
+                str(j) for j in watcher.lost), database="handoff", user="handoff").splitlines():
+            job, state = line.split("|")
+            fates[int(job)] = state
+        back = sorted(j for j in watcher.lost if j in swept_jobs)
+        held = sorted(j for j in watcher.lost if j not in swept_jobs)
+        lost_ok = all(state in ("done", "dead") for state in fates.values()) and len(fates) == len(watcher.lost)
+        states = sorted(set(fates.values()))
+        print("stream entries Redis lost in failovers: %d (jobs %s); of them swept back from Postgres: %d, finished "
+              "without the sweeper (a worker held the entry when it was lost): %d %s; their jobs now: %s" % (
+                  len(watcher.lost), ",".join(map(str, sorted(watcher.lost))), len(back), len(held), held,
+                  ", ".join("%s %d" % (state, list(fates.values()).count(state)) for state in states)))
+    else:
+        print("stream entries Redis lost in failovers: 0")
+    print("jobs swept back to pending by the sweeper: %d in %d sweeps (%d with a noted entry Redis no longer held, "
+          "%d with none noted)" % (sum(n for _, n, _, _ in swept), len(swept), sum(e for _, _, _, e in swept),
+                                   sum(n - e for _, n, _, e in swept)))
     if "pgbouncer_followed_s" in notes:
         print("pgbouncer followed the promotion (hook) after %s s" % (
             "%.1f" % notes["pgbouncer_followed_s"] if notes["pgbouncer_followed_s"] is not None else "> 30"))
+    mails = len(glob.glob(os.path.join(cluster.data, "mail", "*.eml")))
+    sent_events = cluster.psql(primary, "SELECT count(*) FROM events WHERE org_id = '%s' AND "
+                               "event_type = 'RecoveryMailSent'" % org, database="handoff", user="handoff")
+    print("mails the SMTP sink accepted: %d, RecoveryMailSent: %s (the difference: sends whose outcome never "
+          "committed — a worker killed, or Postgres gone, after the relay accepted the mail — sent again on the "
+          "retry; the at-least-once window of docs/jobs.md)" % (mails, sent_events))
+    if notes.get("redis_failed_over") is False:
+        print("the Redis failover phase did not fail Redis over: SENTINEL FAILOVER was refused three times")
     print("handoff audit verify: exit %d %s" % (audit.returncode, audit.stdout.strip()[-200:]))
     failed = (lost_payments or duplicated_payments or load.abandoned or double_resolves or redeemed_twice != "0"
-              or not killed_ok or notes.get("pgbouncer_followed_s", 0) is None
+              or not killed_ok or not lost_ok or notes.get("pgbouncer_followed_s", 0) is None
+              or notes.get("redis_failed_over") is False
               or mails_twice != "0"
               or audit.returncode != 0 or worst > options.max_latency or load.stale_reads
               or any(line.split("|")[0] in ("pending", "enqueued") or line.split("|")[2] != "0"

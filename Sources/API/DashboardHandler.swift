@@ -33,8 +33,11 @@ enum DashboardHandler {
         }
         // The last 30 days by the database's clock, where `recorded_at` comes from.
         let query = HandoffReport.Query(from: nil, to: nil, offset: 0, limit: 50, recentSeconds: window)
-        let report = try HandoffReport.read(query, project: claims.project, org: claims.org,
-                                            log: environment.model.log, now: now)
+        // Nobody's own write to wait for: the replica when there is one (`DATABASE_READ_URL`).
+        let report = try environment.model.reads.read(by: nil) { pool in
+            try HandoffReport.read(query, project: claims.project, org: claims.org, log: environment.model.log,
+                                   now: now, from: pool)
+        }
         return DashboardPageHTML.render(report, language: PageLanguage.choose(
             acceptLanguage: request.headers["Accept-Language"]), now: now)
     }

@@ -18,9 +18,11 @@ enum HandoffReportHandler {
         let to = try CommissionStatementHandler.instant(request.query["to"], name: "to")
         let offset = try number(request.query["offset"], name: "offset", range: 0...maximumOffset) ?? 0
         let limit = try number(request.query["limit"], name: "limit", range: 1...maximumLimit) ?? defaultLimit
-        let report = try HandoffReport.read(HandoffReport.Query(from: from, to: to, offset: offset, limit: limit),
-                                            project: tenant.projectId, org: tenant.orgId, log: environment.model.log,
-                                            now: environment.clock())
+        let query = HandoffReport.Query(from: from, to: to, offset: offset, limit: limit)
+        let report = try environment.model.reads.read(by: tenant.prefix) { pool in
+            try HandoffReport.read(query, project: tenant.projectId, org: tenant.orgId, log: environment.model.log,
+                                   now: environment.clock(), from: pool)
+        }
         return JSONResponse.raw(report.json.canonicalText)
     }
 

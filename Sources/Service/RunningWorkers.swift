@@ -92,10 +92,15 @@ public final class RunningWorkers: Sendable {
             let sweeper = JobSweeper(pool: postgres, redis: redis, registry: registry, checkAfter: visibility)
             tasks.append(RepeatingTask(name: "sweeper", idleInterval: min(5, visibility / 2),
                                        onError: onError("sweeper")) {
-                // Each job Redis lost and Postgres put back is worth a line: the chaos run counts them.
-                let requeued = try sweeper.sweep()
-                if requeued > 0 { logger.info("jobs swept back to pending", ["requeued": .int(requeued)]) }
-                return requeued > 0
+                // Each job Redis lost and Postgres put back is worth a line: the chaos run counts them by job.
+                let swept = try sweeper.sweep()
+                if swept.count > 0 {
+                    logger.info("jobs swept back to pending", [
+                        "requeued": .int(swept.count), "entriesLost": .int(swept.lost.count),
+                        "jobs": .string((swept.lost + swept.unnoted).map(String.init).joined(separator: ",")),
+                    ])
+                }
+                return swept.count > 0
             })
         }
         if roles.contains("ingest-retention") {

@@ -26,28 +26,40 @@ public final class JobSweeper: Sendable {
         self.batchSize = batchSize
     }
 
-    /// Checks one batch; returns how many jobs were put back to `pending`.
+    /// Checks one batch; returns the jobs it put back to `pending`.
     @discardableResult
-    public func sweep() throws -> Int {
+    public func sweep() throws -> Sweep {
         let now = clock()
         return try pool.transaction { connection in
             let candidates = try JobStore.lockUnchecked(before: now.addingTimeInterval(-checkAfter), limit: batchSize,
                                                         on: connection)
-            guard !candidates.isEmpty else { return 0 }
-            var requeued = 0
+            var swept = Sweep()
+            guard !candidates.isEmpty else { return swept }
             try redis.withConnection { stream in
                 for job in candidates {
                     let queue = registry.kind(job.kind)?.queue
                     if let queue, let entry = job.entry,
                        try JobStream.contains(queue: queue, entry: entry, on: stream) {
                         try JobStore.touch(job.id, now: now, on: connection)
-                    } else {
-                        try JobStore.requeue(job.id, entry: job.entry, now: now, on: connection)
-                        requeued += 1
+                    } else if try JobStore.requeue(job.id, entry: job.entry, now: now, on: connection) {
+                        if job.entry == nil { swept.unnoted.append(job.id) } else { swept.lost.append(job.id) }
                     }
                 }
             }
-            return requeued
+            return swept
         }
+    }
+
+    /// The jobs one `sweep()` put back to `pending`, by why their stream entry was missing.
+    public struct Sweep: Equatable, Sendable {
+        /// Jobs whose entry id was noted on the row but the stream no longer held: Redis lost the entry (a restart
+        /// without its data, a failover before the entry reached the replica, a trim).
+        public var lost: [Int] = []
+        /// Jobs with no entry id noted: the relay stopped between its commit and noting the `XADD` (crashed, or Redis
+        /// failed), so whether Redis ever held an entry is unknown.
+        public var unnoted: [Int] = []
+
+        /// How many jobs went back to `pending`.
+        public var count: Int { lost.count + unnoted.count }
     }
 }

@@ -104,7 +104,9 @@ import TestSupport
         // A sweeper that checks at once (its clock a second ahead of every enqueue) finds every entry gone.
         let sweeper = JobSweeper(pool: fixture.pool, redis: fixture.redisPool, registry: fixture.registry,
                                  checkAfter: 0, clock: { Date().addingTimeInterval(1) })
-        #expect(try sweeper.sweep() == 50)
+        let swept = try sweeper.sweep()
+        #expect(swept.lost.sorted() == ids.sorted())  // Every entry id was noted: Redis lost them.
+        #expect(swept.unnoted == [])
         #expect(try fixture.counts()[.pending] == 50)
 
         // Requeued jobs are due from the sweeper's "now" on.
@@ -116,13 +118,32 @@ import TestSupport
         #expect(try fixture.pushed("done").sorted() == ids.sorted())
     }
 
+    @Test func theSweeperTellsEntriesRedisLostFromEntriesNeverNoted() throws {
+        let fixture = try JobFixture()
+        let ids = try fixture.insertProbes(3)
+        #expect(try fixture.relay().relayDue() == 3)
+        // One entry deleted behind the relay's back (what a failover before replication does), one job whose relay
+        // stopped before it noted its entry (no id on the row, the entry gone too), one left alone.
+        let noted = try fixture.job(ids[0]).streamEntry
+        let entry = try #require(noted)
+        _ = try fixture.redisPool.command(["XDEL", JobStream.key(ProbeJob.queue), entry])
+        let other = try #require(try fixture.job(ids[1]).streamEntry)
+        _ = try fixture.redisPool.command(["XDEL", JobStream.key(ProbeJob.queue), other])
+        try fixture.ownerConnection().execute("UPDATE jobs SET stream_entry = NULL WHERE job_id = \(ids[1])")
+        let sweeper = JobSweeper(pool: fixture.pool, redis: fixture.redisPool, registry: fixture.registry,
+                                 checkAfter: 0, clock: { Date().addingTimeInterval(1) })
+        #expect(try sweeper.sweep() == JobSweeper.Sweep(lost: [ids[0]], unnoted: [ids[1]]))
+        #expect(try fixture.job(ids[2]).state == .enqueued)
+        #expect(try sweeper.sweep() == JobSweeper.Sweep())
+    }
+
     @Test func theSweeperLeavesJobsRedisStillHoldsAlone() throws {
         let fixture = try JobFixture()
         _ = try fixture.insertProbes(5)
         #expect(try fixture.relay().relayDue() == 5)
         let sweeper = JobSweeper(pool: fixture.pool, redis: fixture.redisPool, registry: fixture.registry,
                                  checkAfter: 0, clock: { Date().addingTimeInterval(1) })
-        #expect(try sweeper.sweep() == 0)
+        #expect(try sweeper.sweep() == JobSweeper.Sweep())
         #expect(try fixture.counts()[.enqueued] == 5)
     }
 

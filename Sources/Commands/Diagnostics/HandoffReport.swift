@@ -32,12 +32,13 @@ public struct HandoffReport: Sendable {
     public var funnel: HandoffFunnel
     public var truncated: Bool
 
-    /// Reads and judges the payments of `project` (in `org`) at `now`.
-    public static func read(_ query: Query, project: ProjectID, org: OrgID, log: EventLog, now: Date) throws
-        -> HandoffReport
+    /// Reads and judges the payments of `project` (in `org`) at `now`. `pool`, when given, is a replica's
+    /// (`ReadRouting`); the log's otherwise.
+    public static func read(_ query: Query, project: ProjectID, org: OrgID, log: EventLog, now: Date,
+                            from pool: Pool? = nil) throws -> HandoffReport
     {
         let timelines = BuyerTimelines(log: log)
-        return try log.read(in: .org(org.uuid)) { connection in
+        return try log.read(in: .org(org.uuid), from: pool ?? log.pool) { connection in
             let rows = try connection.queryPrepared("""
                 SELECT payment_id, guid FROM payments
                 WHERE org_id = $1::uuid AND project_id = $2::uuid
