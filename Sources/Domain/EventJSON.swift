@@ -264,21 +264,13 @@ public enum EventJSON: Sendable, Equatable {
                     return text
                 case UInt8(ascii: "\\"):
                     index += 1
-                    guard index < bytes.count else { throw error("unterminated string") }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""): out.append(0x22)
-                    case UInt8(ascii: "\\"): out.append(0x5C)
-                    case UInt8(ascii: "/"): out.append(0x2F)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"): out.append(contentsOf: try unicodeEscape())
-                    default: throw error("invalid escape")
+                    let scalar: UInt32
+                    do {
+                        scalar = try JSONEscape.read(bytes, at: &index, into: &out)
+                    } catch {
+                        throw self.error(error.description)
                     }
+                    guard scalar != 0 else { throw self.error("\\u0000 is not allowed (Postgres text cannot hold it)") }
                 case 0x00..<0x20:
                     throw error("control character in a string")
                 default:
@@ -286,42 +278,6 @@ public enum EventJSON: Sendable, Equatable {
                     index += 1
                 }
             }
-        }
-
-        /// Reads `XXXX` (after `\u`), and a following `\uXXXX` low surrogate when needed; returns UTF-8.
-        mutating func unicodeEscape() throws -> [UInt8] {
-            let first = try hex4()
-            var scalarValue = first
-            if (0xD800..<0xDC00).contains(first) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw error("lone surrogate") }
-                index += 2
-                let second = try hex4()
-                guard (0xDC00..<0xE000).contains(second) else { throw error("lone surrogate") }
-                scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(first) {
-                throw error("lone surrogate")
-            }
-            guard scalarValue != 0 else { throw error("\\u0000 is not allowed (Postgres text cannot hold it)") }
-            guard let scalar = Unicode.Scalar(scalarValue) else { throw error("invalid code point") }
-            return Array(String(Character(scalar)).utf8)
-        }
-
-        mutating func hex4() throws -> UInt32 {
-            guard index + 4 <= bytes.count else { throw error("short \\u escape") }
-            var value: UInt32 = 0
-            for byte in bytes[index..<index + 4] {
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-                default: throw error("invalid \\u escape")
-                }
-                value = value << 4 | digit
-            }
-            index += 4
-            return value
         }
     }
 }

@@ -1,3 +1,5 @@
+import Domain
+
 /// JSON (RFC 8259) as the SDK routes (`/v1/m/*`) read it: parsed byte by byte into a small tree that keeps each
 /// number's text and each object's bytes, so a member the server stores as sent (an event's `p`, a `link` object)
 /// is taken from the body without being written again.
@@ -5,6 +7,7 @@
 /// `/v1/m/batch` is the busiest route: Foundation's `JSONSerialization` spent three quarters of its CPU bridging
 /// every value to Objective-C objects and casting them back (docs/performance.md "bench/ingest"). The event log
 /// keeps its own stricter parser (`EventJSON`: integers only, canonical output); this one takes any JSON number.
+/// Both read string escapes through `JSONEscape`.
 ///
 /// Refused: anything that is not one JSON value, invalid UTF-8, control characters in strings, lone surrogates and
 /// nesting deeper than `maximumDepth`. `\u0000` is read (each route refuses it where it stores text: Postgres cannot
@@ -320,20 +323,10 @@ enum IngestJSON {
                     return text
                 case UInt8(ascii: "\\"):
                     index += 1
-                    guard index < bytes.count else { throw error("unterminated string") }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""): out.append(0x22)
-                    case UInt8(ascii: "\\"): out.append(0x5C)
-                    case UInt8(ascii: "/"): out.append(0x2F)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"): out.append(contentsOf: try unicodeEscape())
-                    default: throw error("invalid escape")
+                    do {
+                        _ = try JSONEscape.read(bytes, at: &index, into: &out)
+                    } catch {
+                        throw self.error(error.description)
                     }
                 case 0x00..<0x20:
                     throw error("control character in a string")
@@ -342,41 +335,6 @@ enum IngestJSON {
                     index += 1
                 }
             }
-        }
-
-        /// Reads `XXXX` (after `\u`), and a following `\uXXXX` low surrogate when needed; answers UTF-8.
-        mutating func unicodeEscape() throws -> [UInt8] {
-            let first = try hex4()
-            var scalarValue = first
-            if (0xD800..<0xDC00).contains(first) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw error("lone surrogate") }
-                index += 2
-                let second = try hex4()
-                guard (0xDC00..<0xE000).contains(second) else { throw error("lone surrogate") }
-                scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(first) {
-                throw error("lone surrogate")
-            }
-            guard let scalar = Unicode.Scalar(scalarValue) else { throw error("invalid code point") }
-            return Array(String(Character(scalar)).utf8)
-        }
-
-        mutating func hex4() throws -> UInt32 {
-            guard index + 4 <= bytes.count else { throw error("short \\u escape") }
-            var value: UInt32 = 0
-            for byte in bytes[index..<index + 4] {
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-                default: throw error("invalid \\u escape")
-                }
-                value = value << 4 | digit
-            }
-            index += 4
-            return value
         }
     }
 }
