@@ -7,23 +7,14 @@ import HTTPServer
 /// project, its installs per UTC day of the first open and tier, in [from, to) — RFC 3339, `to` default now, `from`
 /// default 30 days before `to` (a `from` not before `to` is an empty range). Another project's or org's app is 404.
 enum AppInstallsHandler {
-    /// Days before `to` that `from` defaults to.
-    static let defaultRangeDays = 30
-
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment, appId text: String)
         throws -> Response
     {
-        let scope = try AppHandler.scope(text, context)
-        let tenant = try context.tenant()
-        let to = try CommissionStatementHandler.instant(request.query["to"], name: "to") ?? environment.clock()
-        let from = try CommissionStatementHandler.instant(request.query["from"], name: "from")
-            ?? to.addingTimeInterval(-Double(defaultRangeDays) * 86400)
-        guard try environment.apps().lookup.app(scope.app, org: tenant.orgId, project: scope.project) != nil else {
-            throw AppHandler.notFound
-        }
-        let days = try environment.model.ingest.installs.perDay(org: tenant.orgId, app: scope.app, from: from, to: to)
+        let range = try AppRangeRead(request, context, environment, appId: text)
+        let (from, to) = (range.from, range.to)
+        let days = try environment.model.ingest.installs.perDay(org: range.org, app: range.app, from: from, to: to)
         return try JSONResponse.encode(Answer(
-            appId: scope.app.description, from: RFC3339.format(from), to: RFC3339.format(to),
+            appId: range.app.description, from: RFC3339.format(from), to: RFC3339.format(to),
             days: days.map { day in
                 Answer.Day(day: day.day, tiers: Dictionary(uniqueKeysWithValues: day.tiers.map { ($0.rawValue, $1) }),
                            total: day.tiers.values.reduce(0, +))

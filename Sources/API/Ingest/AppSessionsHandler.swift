@@ -11,22 +11,16 @@ enum AppSessionsHandler {
     static func list(_ request: Request, _ context: RequestContext, _ environment: Environment, appId text: String)
         throws -> Response
     {
-        let scope = try AppHandler.scope(text, context)
-        let tenant = try context.tenant()
-        let to = try CommissionStatementHandler.instant(request.query["to"], name: "to") ?? environment.clock()
-        let from = try CommissionStatementHandler.instant(request.query["from"], name: "from")
-            ?? to.addingTimeInterval(-Double(AppInstallsHandler.defaultRangeDays) * 86400)
-        guard try environment.apps().lookup.app(scope.app, org: tenant.orgId, project: scope.project) != nil else {
-            throw AppHandler.notFound
-        }
+        let range = try AppRangeRead(request, context, environment, appId: text)
+        let (from, to) = (range.from, range.to)
         var days: [SessionCounts.Day] = []
         if from < to {
             // The last day touched is the one holding the last millisecond before `to`.
             days = try environment.model.ingest.sessions.perDay(
-                org: tenant.orgId, app: scope.app, from: Self.day(from), to: Self.day(to.addingTimeInterval(-0.001)))
+                org: range.org, app: range.app, from: Self.day(from), to: Self.day(to.addingTimeInterval(-0.001)))
         }
         return try JSONResponse.encode(Answer(
-            appId: scope.app.description, from: RFC3339.format(from), to: RFC3339.format(to),
+            appId: range.app.description, from: RFC3339.format(from), to: RFC3339.format(to),
             days: days.map {
                 Answer.Day(day: $0.day, sessions: $0.sessions, installs: $0.installs, screens: $0.screens,
                            events: $0.events)
