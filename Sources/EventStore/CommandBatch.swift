@@ -32,10 +32,10 @@ final class BatchedCommand: @unchecked Sendable {
 /// the batch and everything committed), up to its own `maxAttempts` — except a deadlock, which is answered as
 /// `Deadlocked` for the caller to run the command again alone after the batch.
 ///
-/// Each command sets its own org scope after its savepoint, so row-level security holds per command. Round trips per
-/// command: one for `RELEASE` of the previous savepoint, `SAVEPOINT` and the scope (pipelined), then its own
-/// statements. Throws only when the transaction itself is lost (a statement of the batch's own failed): then
-/// nothing of the batch may be kept.
+/// Each command sets its own org scope after its savepoint, so row-level security holds per command. `RELEASE` of the
+/// previous savepoint, `SAVEPOINT` and the scope go in front of the command's first statement, in its round trip
+/// (`Connection.sendWithNext`): a command costs only its own statements' round trips. Throws only when the
+/// transaction itself is lost (a statement of the batch's own failed): then nothing of the batch may be kept.
 struct CommandBatch {
     static let savepoint = "command"
 
@@ -59,10 +59,17 @@ struct CommandBatch {
             while true {
                 var opening = [Statement("SAVEPOINT \(Self.savepoint)"), command.scope.statement]
                 if savepointOpen { opening.insert(Statement("RELEASE SAVEPOINT \(Self.savepoint)"), at: 0) }
-                _ = try connection.pipeline(opening)
-                savepointOpen = true
+                let queuedBefore = connection.unsentStatementCount
+                connection.sendWithNext(opening)
                 do {
                     try command.run(EventTransaction(connection: connection, projections: projections))
+                    if connection.unsentStatementCount > 0 {
+                        // The command sent nothing: the savepoint before it stays the open one (and the batch's
+                        // BEGIN, when nothing was sent yet, waits for the next command).
+                        connection.dropUnsentStatements(keeping: queuedBefore)
+                    } else {
+                        savepointOpen = true
+                    }
                     if connection.isInFailedTransaction {
                         throw PostgresError(kind: .other, message: "a command swallowed a statement error")
                     }
@@ -70,7 +77,13 @@ struct CommandBatch {
                     break
                 } catch {
                     if connection.isBroken { throw error }
-                    try connection.execute("ROLLBACK TO SAVEPOINT \(Self.savepoint)")
+                    if connection.unsentStatementCount > 0 {
+                        // Nothing of the command reached Postgres: nothing to roll back.
+                        connection.dropUnsentStatements(keeping: queuedBefore)
+                    } else {
+                        savepointOpen = true
+                        try connection.execute("ROLLBACK TO SAVEPOINT \(Self.savepoint)")
+                    }
                     if (error as? PostgresError)?.kind == .deadlockDetected {
                         results.append(.failure(Deadlocked(error: error)))
                         break

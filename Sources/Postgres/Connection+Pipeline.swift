@@ -9,28 +9,34 @@ extension Connection {
     /// block that stays open afterwards. When a statement fails, the ones after it do not run and its error is
     /// thrown; outside a block nothing of the pipeline is kept. Prepared statements this connection has not prepared
     /// yet are prepared first (one round trip each, once per connection). Returns one result per statement.
+    ///
+    /// Statements queued by `sendWithNext` go first, in the same round trip; their results are not returned.
     @discardableResult
-    public func pipeline(_ statements: [Statement]) throws -> [QueryResult] {
+    public func pipeline(_ given: [Statement]) throws -> [QueryResult] {
+        // Refuse what cannot be sent before anything is: a pipeline runs whole or not at all on the client's side,
+        // and the queued statements stay queued.
+        for (index, statement) in given.enumerated() {
+            for case .text(let text) in statement.parameters where text.utf8.contains(0) {
+                throw PostgresError(kind: .other, message: "statement \(index + 1) of the pipeline has a text "
+                                    + "parameter with a NUL character")
+            }
+        }
+        let queued = unsent.count
+        let statements = unsent + given
+        unsent = []
         do {
-            return try runPipeline(statements)
+            return Array(try runPipeline(statements).dropFirst(queued))
         } catch let error as PostgresError where error.sqlState == "26000" && transactionStatus == PQTRANS_IDLE {
             // Someone ran DEALLOCATE or DISCARD on this connection and nothing of the pipeline was kept: prepare the
             // statements again and run it once more (as `queryPrepared` does).
             for statement in statements where statement.prepared { preparedStatements[statement.sql] = nil }
-            return try runPipeline(statements)
+            return Array(try runPipeline(statements).dropFirst(queued))
         }
     }
 
     private func runPipeline(_ statements: [Statement]) throws -> [QueryResult] {
         guard !statements.isEmpty else { return [] }
         let connection = try liveHandle()
-        // Refuse what cannot be sent before anything is: a pipeline runs whole or not at all on the client's side.
-        for (index, statement) in statements.enumerated() {
-            for case .text(let text) in statement.parameters where text.utf8.contains(0) {
-                throw PostgresError(kind: .other, message: "statement \(index + 1) of the pipeline has a text "
-                                    + "parameter with a NUL character")
-            }
-        }
         var names: [String?] = []
         for statement in statements {
             if statement.prepared, usesPreparedStatements, let name = try preparedStatements[statement.sql]

@@ -18,6 +18,8 @@ public final class Connection: @unchecked Sendable {
     /// SQL text → name of the statement prepared for it on this connection.
     var preparedStatements: [String: String] = [:]
     private var nextStatementNumber = 1
+    /// Statements waiting to go out in front of the next one sent (`sendWithNext`).
+    var unsent: [Statement] = []
     /// False under `DATABASE_PREPARED=off`: `queryPrepared` and prepared pipeline statements run unnamed.
     let usesPreparedStatements: Bool
 
@@ -89,6 +91,7 @@ public final class Connection: @unchecked Sendable {
     /// `bytea` parameters go in binary. Results come back in text format.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> QueryResult {
+        if !unsent.isEmpty { return try pipeline([Statement(sql, parameters)])[0] }
         let connection = try liveHandle()
         let result = try Self.withParameters(parameters) { types, values, lengths, formats in
             PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 0)
@@ -103,6 +106,7 @@ public final class Connection: @unchecked Sendable {
     /// left for the server to infer, `bytea` and binary ones are declared with their type). Use it for hot, fixed SQL.
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws -> QueryResult {
+        if !unsent.isEmpty { return try pipeline([Statement(sql, parameters, prepared: true)])[0] }
         guard usesPreparedStatements else { return try query(sql, parameters) }
         if let name = preparedStatements[sql] {
             do {
@@ -134,6 +138,7 @@ public final class Connection: @unchecked Sendable {
     ///
     /// Statements run in one implicit transaction unless the script has its own BEGIN/COMMIT.
     public func execute(_ script: String) throws {
+        if !unsent.isEmpty { try pipeline([]) }
         let connection = try liveHandle()
         _ = try consume(PQexec(connection, script))
     }
@@ -150,6 +155,7 @@ public final class Connection: @unchecked Sendable {
     /// Makes the connection fit to hand to the next caller: rolls back an open or failed transaction.
     /// Returns false when it is broken or could not be cleaned, so it must be closed instead.
     func prepareForReuse() -> Bool {
+        unsent = []
         guard !isBroken else { return false }
         switch transactionStatus {
         case PQTRANS_IDLE:
@@ -160,6 +166,24 @@ public final class Connection: @unchecked Sendable {
         default:
             return false
         }
+    }
+
+    // MARK: - Statements sent with the next one
+
+    /// Queues `statements` to be sent in front of the next statement this connection sends (`query`,
+    /// `queryPrepared`, `pipeline`, `execute`), in the same round trip: a transaction's BEGIN and scope, a
+    /// savepoint. Their errors are that next call's errors. A caller that may send nothing afterwards looks at
+    /// `unsentStatementCount` and drops what it queued (`dropUnsentStatements`) instead of undoing what never ran.
+    public func sendWithNext(_ statements: [Statement]) {
+        unsent += statements
+    }
+
+    /// How many statements queued by `sendWithNext` have not been sent yet (all are sent together, or none).
+    public var unsentStatementCount: Int { unsent.count }
+
+    /// Forgets the statements queued by `sendWithNext` that were not sent, except the first `kept`.
+    public func dropUnsentStatements(keeping kept: Int = 0) {
+        unsent.removeSubrange(min(kept, unsent.count)...)
     }
 
     // MARK: - Running statements

@@ -59,8 +59,9 @@ public final class Pool: Sendable {
     /// Runs `body` inside `BEGIN … COMMIT` on one connection; rolls back and rethrows when `body` throws.
     ///
     /// `isolation` nil keeps the server's default (`default_transaction_isolation`, normally read committed).
-    /// `opening`, when given, runs right after BEGIN in the same round trip (`Connection.pipeline`), e.g. a
-    /// transaction-local `set_config`; its failure rolls back and is thrown before `body` runs.
+    /// BEGIN and `opening` (e.g. a transaction-local `set_config`) are not sent on their own: they go in front of
+    /// `body`'s first statement, in its round trip (`Connection.sendWithNext`), so their failure is that
+    /// statement's. A `body` that sends nothing opens no transaction (nothing to commit or roll back).
     /// A `.serializationFailure` or `.deadlockDetected` (from `body` or from COMMIT) means the whole
     /// transaction may be retried. If `body` swallowed a statement error, COMMIT cannot succeed: the
     /// transaction is rolled back and this throws `.other`.
@@ -70,22 +71,21 @@ public final class Pool: Sendable {
     ) throws -> T {
         try withConnection { connection in
             let begin = isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN"
-            if let opening {
-                do {
-                    try connection.pipeline([Statement(begin), opening])
-                } catch {
-                    if !connection.isBroken { try? connection.execute("ROLLBACK") }
-                    throw error
-                }
-            } else {
-                try connection.execute(begin)
-            }
+            connection.sendWithNext([Statement(begin)] + (opening.map { [$0] } ?? []))
             let value: T
             do {
                 value = try body(connection)
             } catch {
-                if !connection.isBroken { try? connection.execute("ROLLBACK") }
+                if connection.unsentStatementCount > 0 {
+                    connection.dropUnsentStatements()
+                } else if !connection.isBroken {
+                    try? connection.execute("ROLLBACK")
+                }
                 throw error
+            }
+            if connection.unsentStatementCount > 0 {
+                connection.dropUnsentStatements()
+                return value
             }
             if connection.isInFailedTransaction {
                 try? connection.execute("ROLLBACK")

@@ -82,6 +82,44 @@ import TestSupport
         #expect(perTransaction.values.contains { $0 >= 2 }, "no two commands shared a transaction: \(perTransaction)")
     }
 
+    /// A command's savepoint and scope travel with its first statement: a command that sends nothing, or fails before
+    /// it sends anything, has nothing to roll back, and the command before it in the batch keeps what it wrote.
+    @Test func commandsThatSendNothingLeaveTheCommandsAroundThemInTheBatchIntact() throws {
+        let fixture = try EventStoreFixture.migrated()
+        let store = fixture.store(poolSize: 8)
+        let org = UUID()
+        let appended = Locked<[Int]>([])
+        onThreads(16) { index in
+            if index > 0 { Thread.sleep(forTimeInterval: 0.1) }
+            do {
+                try store.transact(in: .org(org)) { transaction in
+                    switch index % 3 {
+                    case 0:
+                        try transaction.append(org: org, stream: "kept-\(index)", expectedVersion: .any,
+                                               events: [sampleEvent(index)], metadata: testMetadata)
+                        if index == 0 { Thread.sleep(forTimeInterval: 0.5) }
+                    case 1:
+                        return
+                    default:
+                        throw DeliberateRollback()
+                    }
+                }
+                if index % 3 == 0 { appended.withLock { $0.append(index) } }
+            } catch is DeliberateRollback {
+                #expect(index % 3 == 2)
+            } catch {
+                Issue.record("command \(index): unexpected error \(error)")
+            }
+        }
+        let kept = (0..<16).filter { $0 % 3 == 0 }
+        #expect(appended.value.sorted() == kept)
+        let history = try store.readHistory(org: org)
+        #expect(Set(history.map(\.streamId)) == Set(kept.map { "kept-\($0)" }))
+        #expect(history.map(\.orgSeq) == Array(1...history.count))
+        let perTransaction = Dictionary(grouping: history, by: \.transactionId).mapValues(\.count)
+        #expect(perTransaction.values.contains { $0 >= 2 }, "no two commands shared a transaction: \(perTransaction)")
+    }
+
     @Test func aLaterCommandInTheBatchSeesTheEarlierOnesWrites() throws {
         let fixture = try EventStoreFixture.migrated()
         let store = fixture.store(poolSize: 8)

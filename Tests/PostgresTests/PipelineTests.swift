@@ -46,20 +46,66 @@ import Testing
         #expect(try connection.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n") == 0)
     }
 
-    @Test func aTransactionsOpeningStatementRunsWithBeginAndItsFailureRollsBack() throws {
+    @Test func aTransactionsOpeningStatementGoesWithTheFirstStatementAndItsFailureIsThatStatements() throws {
         let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
         let seen = try pool.transaction(opening: Statement("SELECT set_config('handoff.test', 'open', true)")) {
             try $0.query("SELECT current_setting('handoff.test') AS seen").rows[0].string("seen")
         }
         #expect(seen == "open")
-        var ran = false
-        #expect(throws: PostgresError.self) {
-            try pool.transaction(opening: Statement("SELECT 1 / 0")) { _ in ran = true }
+        var reached = false
+        let error = #expect(throws: PostgresError.self) {
+            try pool.transaction(opening: Statement("SELECT 1 / 0")) { connection in
+                reached = true
+                try connection.query("SELECT 1")
+            }
         }
-        #expect(!ran)
+        #expect(reached)
+        #expect(error?.sqlState == "22012")
+        // A body that sends nothing opens no transaction: the opening never runs.
+        let quiet = try pool.transaction(opening: Statement("SELECT 1 / 0")) { _ in "nothing sent" }
+        #expect(quiet == "nothing sent")
         let after = try pool.withConnection { try $0.query("SELECT 1 AS one").rows[0].int("one") }
         #expect(after == 1)
         #expect(pool.stats.inUse == 0)
+    }
+
+    @Test func aTransactionWhoseBodyThrowsAfterItsFirstStatementKeepsNothing() throws {
+        let table = try PostgresFixture.table("pipedeferred", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try pool.transaction { connection in
+                try connection.query("INSERT INTO \(table) VALUES (1)")
+                throw Refused()
+            }
+        }
+        try pool.transaction { try $0.query("INSERT INTO \(table) VALUES (2)") }
+        let ids = try pool.withConnection {
+            try $0.query("SELECT id FROM \(table) ORDER BY id").rows.map { try $0.int("id") }
+        }
+        #expect(ids == [2])
+    }
+
+    @Test func statementsQueuedToSendWithTheNextGoInFrontOfItAndCanBeDropped() throws {
+        let connection = try PostgresFixture.connection()
+        connection.sendWithNext([Statement("SELECT set_config('handoff.test', 'first', false)")])
+        #expect(connection.unsentStatementCount == 1)
+        #expect(try connection.query("SELECT current_setting('handoff.test') AS seen").rows[0].string("seen")
+                == "first")
+        #expect(connection.unsentStatementCount == 0)
+        connection.sendWithNext([Statement("SELECT set_config('handoff.test', 'kept', false)"),
+                                 Statement("SELECT set_config('handoff.test', 'dropped', false)")])
+        connection.dropUnsentStatements(keeping: 1)
+        #expect(try connection.pipeline([Statement("SELECT current_setting('handoff.test') AS seen")])[0].rows[0]
+                    .string("seen") == "kept")
+        // A refused parameter sends nothing: the queued statements stay queued.
+        connection.sendWithNext([Statement("SELECT set_config('handoff.test', 'late', false)")])
+        #expect(throws: PostgresError.self) { try connection.query("SELECT $1::text", ["a\u{0}b"]) }
+        #expect(connection.unsentStatementCount == 1)
+        try connection.execute("SELECT 1")
+        #expect(connection.unsentStatementCount == 0)
+        #expect(try connection.query("SELECT current_setting('handoff.test') AS seen").rows[0].string("seen")
+                == "late")
     }
 
     @Test func aDeallocatedPreparedStatementIsPreparedAgain() throws {

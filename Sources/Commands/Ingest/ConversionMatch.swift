@@ -33,7 +33,7 @@ struct ConversionMatch {
 
     /// Records `hint` (unless the order has a hint already) and completes the conversion when it is confirmed.
     func hint(_ hint: Hint, metadata: EventMetadata, transaction: EventTransaction) throws {
-        try transaction.connection.query("""
+        try complete(after: Statement("""
             INSERT INTO app_conversions (org_id, project_id, order_id, app_id, install_hash, session_id, hinted_at)
             VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5, $6, $7::timestamptz)
             ON CONFLICT (org_id, project_id, order_id) DO UPDATE SET
@@ -41,13 +41,13 @@ struct ConversionMatch {
                 hinted_at = excluded.hinted_at
             WHERE app_conversions.hinted_at IS NULL
             """, [orgValue, .text(projectId), .text(hint.orderId.text), .text(hint.appId.description),
-                  .text(hint.installHash), .text(hint.sessionId), .text(RFC3339.format(hint.purchasedAt))])
-        try complete(hint.orderId, metadata: metadata, transaction: transaction)
+                  .text(hint.installHash), .text(hint.sessionId), .text(RFC3339.format(hint.purchasedAt))],
+            prepared: true), hint.orderId, metadata: metadata, transaction: transaction)
     }
 
     /// Records `confirmation` (unless the order is confirmed already) and completes the conversion when it was hinted.
     func confirm(_ confirmation: Confirmation, metadata: EventMetadata, transaction: EventTransaction) throws {
-        try transaction.connection.query("""
+        try complete(after: Statement("""
             INSERT INTO app_conversions (org_id, project_id, order_id, source, amount, currency, product_id,
                                          confirmed_at)
             VALUES ($1::uuid, $2::uuid, $3, $4, $5::bigint, $6, $7, now())
@@ -56,13 +56,15 @@ struct ConversionMatch {
                 product_id = excluded.product_id, confirmed_at = excluded.confirmed_at
             WHERE app_conversions.confirmed_at IS NULL
             """, [orgValue, .text(projectId), .text(confirmation.orderId.text), .text(confirmation.source),
-                  .int(confirmation.amount), .text(confirmation.currency), .optional(confirmation.productId)])
-        try complete(confirmation.orderId, metadata: metadata, transaction: transaction)
+                  .int(confirmation.amount), .text(confirmation.currency), .optional(confirmation.productId)],
+            prepared: true), confirmation.orderId, metadata: metadata, transaction: transaction)
     }
 
-    /// Marks the order converted when both halves are in and it is not yet, and appends its event.
-    private func complete(_ orderId: PaymentID, metadata: EventMetadata, transaction: EventTransaction) throws {
-        guard let row = try transaction.connection.query("""
+    /// Runs `upsert` (one half), then marks the order converted when both halves are in and it is not yet, and
+    /// appends its event; the upsert and the marking go in one round trip.
+    private func complete(after upsert: Statement, _ orderId: PaymentID, metadata: EventMetadata,
+                          transaction: EventTransaction) throws {
+        guard let row = try transaction.connection.pipeline([upsert, Statement("""
             UPDATE app_conversions SET converted_at = now(), day = (hinted_at AT TIME ZONE 'UTC')::date
             WHERE org_id = $1::uuid AND project_id = $2::uuid AND order_id = $3 AND converted_at IS NULL
                 AND hinted_at IS NOT NULL AND confirmed_at IS NOT NULL
@@ -70,7 +72,7 @@ struct ConversionMatch {
                 product_id,
                 to_char(hinted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS hinted_at,
                 to_char(confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS confirmed_at
-            """, [orgValue, .text(projectId), .text(orderId.text)]).rows.first else { return }
+            """, [orgValue, .text(projectId), .text(orderId.text)], prepared: true)])[1].rows.first else { return }
         guard let amount = Int(try row.string("amount")) else {
             throw InconsistentState("a stored conversion amount does not read back")
         }

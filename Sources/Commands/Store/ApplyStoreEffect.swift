@@ -21,11 +21,12 @@ public struct ApplyStoreEffect: Sendable {
                     metadata: EventMetadata) throws -> String? {
         try log.transact(in: .org(app.orgId.uuid), maxAttempts: 8) { transaction in
             let org = PostgresValue.text(app.orgId.description)
-            let guid = try StoreBuyer.resolve(buyer, org: org, on: transaction.connection)
+            let reads = try StoreReads.run(buyer: buyer, effect: effect, org: org, on: transaction.connection)
             try StoreEffects(org: app.orgId.uuid, projectId: app.projectId.description, store: store,
-                             bodyHash: bodyHash, effect: effect, guid: guid, cause: notificationEventId, now: now)
-                .apply(org: org, metadata: metadata, transaction: transaction)
-            return guid
+                             bodyHash: bodyHash, effect: effect, guid: reads.guid, cause: notificationEventId,
+                             now: now)
+                .apply(org: org, stored: reads.stored, metadata: metadata, transaction: transaction)
+            return reads.guid
         }
     }
 }

@@ -28,16 +28,18 @@ public struct ReceiveStoreNotification: Sendable {
     /// Records `intake` at `now`.
     public func run(_ intake: StoreIntake, now: Date, metadata: EventMetadata) throws -> Outcome {
         try log.transact(in: .org(intake.org), maxAttempts: 25) { transaction in
-            let connection = transaction.connection
             let org = PostgresValue.text(intake.org.uuidString.lowercased())
-            if try !connection.query("""
-                SELECT 1 FROM store_notifications
-                WHERE org_id = $1::uuid AND app_id = $2::uuid AND store = $3 AND notification_id = $4
-                """, [org, .text(intake.appId.uuidString.lowercased()), .text(intake.store.rawValue),
-                      .text(intake.notificationId)]).rows.isEmpty {
-                return .duplicate
-            }
-            let guid = try StoreBuyer.resolve(intake.buyer, org: org, on: connection)
+            // The dedupe key, the buyer and the payment the effect is about: one round trip.
+            let reads = try StoreReads.run(
+                leading: [Statement("""
+                    SELECT 1 FROM store_notifications
+                    WHERE org_id = $1::uuid AND app_id = $2::uuid AND store = $3 AND notification_id = $4
+                    """, [org, .text(intake.appId.uuidString.lowercased()), .text(intake.store.rawValue),
+                          .text(intake.notificationId)], prepared: true)],
+                buyer: intake.buyer, effect: intake.verified ? intake.effect : nil, org: org,
+                on: transaction.connection)
+            if !reads.leading[0].rows.isEmpty { return .duplicate }
+            let guid = reads.guid
             let received = StoreNotificationReceived(
                 appId: intake.appId.uuidString.lowercased(), projectId: intake.projectId,
                 store: intake.store.rawValue, notificationId: intake.notificationId,
@@ -51,7 +53,7 @@ public struct ReceiveStoreNotification: Sendable {
                 let effects = StoreEffects(org: intake.org, projectId: intake.projectId, store: intake.store,
                                            bodyHash: Hex.encode(SHA256.hash(intake.body)), effect: intake.effect,
                                            guid: guid, cause: event.eventId, now: now)
-                try effects.apply(org: org, metadata: metadata, transaction: transaction)
+                try effects.apply(org: org, stored: reads.stored, metadata: metadata, transaction: transaction)
                 if let sale = intake.sale {
                     try ledger.apply(sale, source: .init(projectId: intake.projectId,
                                                          appId: intake.appId.uuidString.lowercased(),

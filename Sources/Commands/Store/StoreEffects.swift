@@ -19,15 +19,15 @@ struct StoreEffects {
     let cause: UUID
     let now: Date
 
-    func apply(org: PostgresValue, metadata: EventMetadata, transaction: EventTransaction) throws {
-        let connection = transaction.connection
+    /// Applies the effect; `stored` is the payment it is about as `StoreReads` read it (locked) in this transaction.
+    func apply(org: PostgresValue, stored: StoreEntitlement.Stored?, metadata: EventMetadata,
+               transaction: EventTransaction) throws {
         switch effect {
         case .none:
             return
         case .transfer(let from, let to):
             try transfer(from: from, to: to, org: org, metadata: metadata, transaction: transaction)
         case .activate(let purchase):
-            let stored = try self.stored(purchase.paymentId, org: org, on: connection)
             try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,
                        transaction: transaction)
             // A verified purchase confirms an app's purchase hint of the same order, known buyer or not.
@@ -35,24 +35,10 @@ struct StoreEffects {
                 .init(orderId: purchase.paymentId, source: store.rawValue, amount: purchase.amount,
                       currency: purchase.currency, productId: purchase.productId),
                 metadata: metadata, transaction: transaction)
-        case .expire(let paymentId, _), .revoke(let paymentId, _):
-            let stored = try self.stored(paymentId, org: org, on: connection)
+        case .expire, .revoke:
             try record(StoreEntitlement.decide(effect, stored: stored, guid: guid), metadata: metadata,
                        transaction: transaction)
         }
-    }
-
-    /// The payment under `paymentId`, locked.
-    private func stored(_ paymentId: PaymentID, org: PostgresValue, on connection: Connection) throws
-        -> StoreEntitlement.Stored?
-    {
-        guard let row = try connection.query("""
-            SELECT guid, extract(epoch FROM expires_at)::float8 AS expires_at, refunded_at IS NOT NULL AS refunded
-            FROM payments WHERE org_id = $1::uuid AND payment_id = $2 FOR UPDATE
-            """, [org, .text(paymentId.text)]).rows.first else { return nil }
-        let expiresAt = row.isNull("expires_at") ? nil : Date(timeIntervalSince1970: try row.double("expires_at"))
-        return StoreEntitlement.Stored(guid: try row.string("guid"), expiresAt: expiresAt,
-                                       refunded: try row.string("refunded") == "t")
     }
 
     private func record(_ step: StoreEntitlement.Step?, metadata: EventMetadata, transaction: EventTransaction)

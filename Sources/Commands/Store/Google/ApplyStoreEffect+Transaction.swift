@@ -16,10 +16,10 @@ extension ApplyStoreEffect {
                     store: NotificationStore, bodyHash: String, notificationEventId: UUID, now: Date,
                     metadata: EventMetadata, in transaction: EventTransaction) throws -> String? {
         let org = PostgresValue.text(app.orgId.description)
-        let guid = try StoreBuyer.resolve(buyer, org: org, on: transaction.connection)
+        let reads = try StoreReads.run(buyer: buyer, effect: effect, org: org, on: transaction.connection)
         try StoreEffects(org: app.orgId.uuid, projectId: app.projectId.description, store: store, bodyHash: bodyHash,
-                         effect: effect, guid: guid, cause: notificationEventId, now: now)
-            .apply(org: org, metadata: metadata, transaction: transaction)
-        return guid
+                         effect: effect, guid: reads.guid, cause: notificationEventId, now: now)
+            .apply(org: org, stored: reads.stored, metadata: metadata, transaction: transaction)
+        return reads.guid
     }
 }
