@@ -30,14 +30,18 @@ public enum LookupRefs {
             SELECT ref FROM lookup_refs
             WHERE org_id = $1::uuid AND kind = $2 AND hash = $3 AND coalesce(guid, '') = $4
             """
-        if let row = try connection.queryPrepared(select, parameters).rows.first { return try row.string("ref") }
-        let made = Hex.encode(SecureRandom.bytes(32))
-        if let row = try connection.query("""
-            INSERT INTO lookup_refs (org_id, ref, kind, hash, guid) VALUES ($1::uuid, $5, $2, $3, nullif($4, ''))
-            ON CONFLICT DO NOTHING RETURNING ref
-            """, parameters + [.text(made)]).rows.first {
+        // One round trip for a new reference and for a known one: the insert answers the new row, the select beside
+        // it the stored one (both under the statement's snapshot).
+        if let row = try connection.queryPrepared("""
+            WITH made AS (
+                INSERT INTO lookup_refs (org_id, ref, kind, hash, guid) VALUES ($1::uuid, $5, $2, $3, nullif($4, ''))
+                ON CONFLICT DO NOTHING RETURNING ref
+            )
+            SELECT ref FROM made UNION ALL (\(select))
+            """, parameters + [.text(Hex.encode(SecureRandom.bytes(32)))]).rows.first {
             return try row.string("ref")
         }
+        // A concurrent first caller stored it after this statement's snapshot was taken: it is visible now.
         guard let row = try connection.queryPrepared(select, parameters).rows.first else {
             throw InconsistentState("a lookup reference was neither stored nor found")
         }

@@ -60,14 +60,17 @@ struct CommandBatch {
                 var opening = [Statement("SAVEPOINT \(Self.savepoint)"), command.scope.statement]
                 if savepointOpen { opening.insert(Statement("RELEASE SAVEPOINT \(Self.savepoint)"), at: 0) }
                 let queuedBefore = connection.unsentStatementCount
+                let exchanges = connection.exchanges
                 connection.sendWithNext(opening)
                 do {
                     try command.run(EventTransaction(connection: connection, projections: projections))
-                    if connection.unsentStatementCount > 0 {
-                        // The command sent nothing: the savepoint before it stays the open one (and the batch's
-                        // BEGIN, when nothing was sent yet, waits for the next command).
+                    if connection.exchanges == exchanges
+                        && connection.unsentStatementCount == queuedBefore + opening.count {
+                        // The command sent and queued nothing: the savepoint before it stays the open one (and the
+                        // batch's BEGIN, when nothing was sent yet, waits for the next command).
                         connection.dropUnsentStatements(keeping: queuedBefore)
                     } else {
+                        try connection.sendQueued()
                         savepointOpen = true
                     }
                     if connection.isInFailedTransaction {
@@ -77,10 +80,11 @@ struct CommandBatch {
                     break
                 } catch {
                     if connection.isBroken { throw error }
-                    if connection.unsentStatementCount > 0 {
+                    if connection.exchanges == exchanges {
                         // Nothing of the command reached Postgres: nothing to roll back.
                         connection.dropUnsentStatements(keeping: queuedBefore)
                     } else {
+                        connection.dropUnsentStatements()
                         savepointOpen = true
                         try connection.execute("ROLLBACK TO SAVEPOINT \(Self.savepoint)")
                     }

@@ -60,12 +60,14 @@ public struct EventTransaction {
         return recorded
     }
 
-    /// Runs the inline projections on `recorded`, in order, in this transaction.
+    /// Runs the inline projections on `recorded`, in order, in this transaction; the writes they queue
+    /// (`Connection.queueWrite`) are all sent before it returns, so their failures are this append's.
     func project(_ recorded: [RecordedEvent]) throws {
         for event in recorded {
             for projection in projections {
                 try projection.apply(event, on: connection, tables: .live)
             }
         }
+        try connection.sendQueued()
     }
 }

@@ -157,6 +157,7 @@ public struct Replayer: Sendable {
         for projection in projections {
             try projection.apply(event, on: connection, tables: Self.replayTables)
         }
+        try connection.sendQueued()
     }
 
     /// Locks the live tables, catches up, swaps; returns how many events the catch-up applied.

@@ -20,6 +20,9 @@ public final class Connection: @unchecked Sendable {
     private var nextStatementNumber = 1
     /// Statements waiting to go out in front of the next one sent (`sendWithNext`).
     var unsent: [Statement] = []
+    /// How many times this connection has been used to talk to Postgres (every statement, pipeline, prepare): a
+    /// caller compares two readings to learn whether anything was sent in between.
+    public private(set) var exchanges = 0
     /// False under `DATABASE_PREPARED=off`: `queryPrepared` and prepared pipeline statements run unnamed.
     let usesPreparedStatements: Bool
 
@@ -186,6 +189,18 @@ public final class Connection: @unchecked Sendable {
         unsent.removeSubrange(min(kept, unsent.count)...)
     }
 
+    /// Queues a write whose answer nobody reads (`sendWithNext`, prepared): it goes with this connection's next
+    /// statement, so several such writes share one round trip. Its failure is thrown by the call that sends it;
+    /// the code that queues writes sends them before it returns (`sendQueued`).
+    public func queueWrite(_ sql: String, _ parameters: [PostgresValue] = []) {
+        unsent.append(Statement(sql, parameters, prepared: true))
+    }
+
+    /// Sends every queued statement now (one round trip; none when nothing is queued).
+    public func sendQueued() throws {
+        if !unsent.isEmpty { try pipeline([]) }
+    }
+
     // MARK: - Running statements
 
     private func executePrepared(_ name: String, _ parameters: [PostgresValue]) throws -> QueryResult {
@@ -197,6 +212,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     func liveHandle() throws -> OpaquePointer {
+        exchanges += 1
         guard let handle, !broken else {
             throw PostgresError(kind: .connectionLost, message: "the connection is closed or broken")
         }

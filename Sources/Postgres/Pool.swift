@@ -71,21 +71,23 @@ public final class Pool: Sendable {
     ) throws -> T {
         try withConnection { connection in
             let begin = isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN"
+            let exchanges = connection.exchanges
             connection.sendWithNext([Statement(begin)] + (opening.map { [$0] } ?? []))
+            let queued = connection.unsentStatementCount
             let value: T
             do {
                 value = try body(connection)
-            } catch {
-                if connection.unsentStatementCount > 0 {
+                if connection.exchanges == exchanges && connection.unsentStatementCount == queued {
+                    // The body sent and queued nothing: no transaction was opened.
                     connection.dropUnsentStatements()
-                } else if !connection.isBroken {
-                    try? connection.execute("ROLLBACK")
+                    return value
                 }
-                throw error
-            }
-            if connection.unsentStatementCount > 0 {
+                try connection.sendQueued()
+            } catch {
+                let sentSomething = connection.exchanges != exchanges
                 connection.dropUnsentStatements()
-                return value
+                if sentSomething && !connection.isBroken { try? connection.execute("ROLLBACK") }
+                throw error
             }
             if connection.isInFailedTransaction {
                 try? connection.execute("ROLLBACK")

@@ -49,21 +49,24 @@ public struct CodeMinter: Sendable {
     ///   verify; the buyer must have that e-mail attached (`buyer_emails`), else nothing is verified. The event
     ///   names it by its lookup reference (`LookupRefs`).
     /// - `avoiding`: hashes minted earlier in the same transaction (not yet visible in `handoff_codes`).
-    /// A recovery code must be of kind `.handoff`. The code is drawn again when its hash was ever used. Refuses 409
-    /// (`Refusal.erasedBuyer`) when the buyer's personal data was erased, 503 when no unused code could be drawn.
+    /// - `key`: the buyer's data key when the caller read it already (a payment seals an e-mail and two codes with
+    ///   one read); read here when nil.
+    /// A recovery code must be of kind `.handoff`. A code whose hash was ever used in any org fails the projection's
+    /// insert (the primary key of `handoff_codes`), and `EventLog.transact` runs the command again with new codes.
+    /// Refuses 409 (`Refusal.erasedBuyer`) when the buyer's personal data was erased.
     public func mint(
         _ kind: HandoffRedemption.Kind, source: Source, guid: BuyerGuid, paymentId: PaymentID, emailHash: String?,
-        org: OrgID, now: Date, avoiding: [String] = [], in transaction: EventTransaction
+        org: OrgID, now: Date, avoiding: [String] = [], key: SubjectKeyState? = nil, in transaction: EventTransaction
     ) throws -> Minted {
         precondition(source == .payment || kind == .handoff, "a recovery code is a handoff code")
         let connection = transaction.connection
-        let (bytes, hash) = try freshCode(on: connection, avoiding: avoiding)
+        let (bytes, hash) = freshCode(avoiding: avoiding)
         let text = kind == .handoff ? HandoffCode(randomBytes: bytes).text : InstallToken(randomBytes: bytes).text
         let expiresAt = now.addingTimeInterval(kind.lifetime)
-        guard let sealed = try subjectKeys.seal(text, field: kind == .handoff ? .handoffCode : .installToken,
-                                                org: org.uuid, subject: guid.description, on: connection) else {
-            throw Refusal.erasedBuyer
-        }
+        guard let dataKey = try (key ?? subjectKeys.keyFor(org: org.uuid, subject: guid.description, on: connection))
+            .key else { throw Refusal.erasedBuyer }
+        let sealed = PersonalData.seal(text, field: kind == .handoff ? .handoffCode : .installToken, org: org.uuid,
+                                       subject: guid.description, key: dataKey)
         let emailRef = try (kind == .handoff ? emailHash : nil).map {
             try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: connection)
         }
@@ -74,20 +77,16 @@ public struct CodeMinter: Sendable {
         return Minted(text: text, expiresAt: expiresAt, codeHash: hash, event: event)
     }
 
-    /// 5 CSPRNG bytes whose code's hash is not among the org's codes in `handoff_codes` (live or spent) nor
-    /// `avoiding`. Row-level security hides other orgs' codes; should the hash be one of theirs, the primary key of
-    /// `handoff_codes` refuses the projection's insert and `EventLog.transact` runs the command again with new codes,
-    /// so no hash is ever handed out twice in any org (an owner's lookup per draw cost more than that retry will).
-    private func freshCode(on connection: Connection, avoiding: [String]) throws -> (bytes: [UInt8], hash: String) {
-        for _ in 0..<16 {
+    /// 5 CSPRNG bytes whose code's hash is not among `avoiding` (codes minted earlier in the same transaction).
+    ///
+    /// No lookup: a hash used before, in this org or another, is refused by the primary key of `handoff_codes` when
+    /// the projection inserts it, and `EventLog.transact` runs the command again with new codes — so no hash is
+    /// ever handed out twice. With 2^40 codes that retry is rarer than a lookup per draw is costly (a round trip).
+    private func freshCode(avoiding: [String]) -> (bytes: [UInt8], hash: String) {
+        while true {
             let bytes = SecureRandom.bytes(HandoffCode.randomByteCount)
             let hash = codeHash(HandoffCode(randomBytes: bytes).text)
-            if avoiding.contains(hash) { continue }
-            if try connection.queryPrepared("SELECT 1 FROM handoff_codes WHERE code_hash = $1", [.text(hash)]).rows
-                .isEmpty {
-                return (bytes, hash)
-            }
+            if !avoiding.contains(hash) { return (bytes, hash) }
         }
-        throw Refusal.unavailable("could not draw a unique code; retry")
     }
 }

@@ -89,10 +89,14 @@ public struct RecordPayment: Sendable {
             case .success(.repeatOf(let stored)):
                 return try redisplay(payment.paymentId, stored: stored, org: org, on: connection)
             case .success(.record(let step)):
-                try recordBuyer(step, payment: payment, emailHash: emailHash, org: org, project: project,
+                // One read of the buyer's data key for the e-mail and both codes.
+                let key = try context.subjectKeys.keyFor(org: org.uuid, subject: payment.guid.description,
+                                                         on: connection)
+                try recordBuyer(step, payment: payment, emailHash: emailHash, org: org, project: project, key: key,
                                 metadata: metadata, transaction: transaction)
                 return try recordPayment(payment, bodyHash: bodyHash, emailHash: emailHash, org: org,
-                                         project: project, now: now, metadata: metadata, transaction: transaction)
+                                         project: project, now: now, key: key, metadata: metadata,
+                                         transaction: transaction)
             }
         }
     }
@@ -102,23 +106,27 @@ public struct RecordPayment: Sendable {
         -> PaymentRecording.State
     {
         var state = PaymentRecording.State(stored: nil, buyer: nil)
-        if let row = try connection.query("""
-            SELECT body_hash, guid, project_id::text AS project_id FROM payments
-            WHERE org_id = $1::uuid AND payment_id = $2
-            """, [.text(org.description), .text(payment.paymentId.text)]).rows.first {
+        // The guid's home org comes from `buyer_org` (migration 0015), which looks past row-level security: a guid of
+        // another org must be refused, not taken for a new buyer. Both reads go in one round trip.
+        let results = try connection.pipeline([
+            Statement("""
+                SELECT body_hash, guid, project_id::text AS project_id FROM payments
+                WHERE org_id = $1::uuid AND payment_id = $2
+                """, [.text(org.description), .text(payment.paymentId.text)], prepared: true),
+            Statement("""
+                SELECT home.org_id::text AS org_id,
+                    EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = $1 AND e.email_hash = $2) AS has_email
+                FROM (SELECT buyer_org($1) AS org_id) home WHERE home.org_id IS NOT NULL
+                """, [.text(payment.guid.description), .optional(emailHash)], prepared: true),
+        ])
+        if let row = results[0].rows.first {
             guard let guid = BuyerGuid(stored: try row.string("guid")),
                   case .success(let project) = ProjectID.parse(try row.string("project_id")) else {
                 throw InconsistentState("a stored payment does not read back")
             }
             state.stored = .init(bodyHash: try row.string("body_hash"), guid: guid, projectId: project)
         }
-        // The guid's home org comes from `buyer_org` (migration 0015), which looks past row-level security: a guid of
-        // another org must be refused, not taken for a new buyer.
-        if let row = try connection.query("""
-            SELECT home.org_id::text AS org_id,
-                EXISTS (SELECT 1 FROM buyer_emails e WHERE e.guid = $1 AND e.email_hash = $2) AS has_email
-            FROM (SELECT buyer_org($1) AS org_id) home WHERE home.org_id IS NOT NULL
-            """, [.text(payment.guid.description), .optional(emailHash)]).rows.first {
+        if let row = results[1].rows.first {
             guard case .success(let home) = OrgID.parse(try row.string("org_id")) else {
                 throw InconsistentState("a stored buyer does not read back")
             }
@@ -130,12 +138,13 @@ public struct RecordPayment: Sendable {
     /// Creates the buyer, or attaches the payment's e-mail to it, as the decider said.
     private func recordBuyer(
         _ step: PaymentRecording.BuyerStep, payment: Payment, emailHash: String?, org: OrgID, project: ProjectID,
-        metadata: EventMetadata, transaction: EventTransaction
+        key: SubjectKeyState, metadata: EventMetadata, transaction: EventTransaction
     ) throws {
         let guid = payment.guid
         guard step != .none else { return }
-        let sealed = try payment.email.map {
-            try context.seal($0.text, field: .email, org: org, guid: guid, on: transaction.connection)
+        let sealed = try payment.email.map { email in
+            guard let key = key.key else { throw Refusal.erasedBuyer }
+            return PersonalData.seal(email.text, field: .email, org: org.uuid, subject: guid.description, key: key)
         }
         let emailRef = try emailHash.map {
             try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: transaction.connection)
@@ -162,14 +171,14 @@ public struct RecordPayment: Sendable {
     /// Mints the two codes and appends `PaymentRecorded` with their `HandoffCodeMinted` to the payment's stream.
     private func recordPayment(
         _ payment: Payment, bodyHash: String, emailHash: String?, org: OrgID, project: ProjectID, now: Date,
-        metadata: EventMetadata, transaction: EventTransaction
+        key: SubjectKeyState, metadata: EventMetadata, transaction: EventTransaction
     ) throws -> Recorded {
         let guid = payment.guid
         let handoff = try context.codes.mint(.handoff, source: .payment, guid: guid, paymentId: payment.paymentId,
-                                             emailHash: emailHash, org: org, now: now, in: transaction)
+                                             emailHash: emailHash, org: org, now: now, key: key, in: transaction)
         let install = try context.codes.mint(.install, source: .payment, guid: guid, paymentId: payment.paymentId,
                                              emailHash: nil, org: org, now: now, avoiding: [handoff.codeHash],
-                                             in: transaction)
+                                             key: key, in: transaction)
         guard let handoffCode = HandoffCode.parse(handoff.text), let installToken = InstallToken.parse(install.text)
         else { throw InconsistentState("a minted code does not parse") }
         let events = [

@@ -19,14 +19,14 @@ public struct BuyerProjection: InlineProjection {
         switch event.eventType {
         case BuyerCreated.eventType:
             let created = try event.decode(BuyerCreated.self)
-            try connection.query("""
+            connection.queueWrite("""
                 INSERT INTO \(tables["buyers"]) (guid, org_id, project_id, external_id, created_at)
                 VALUES ($1, $2::uuid, $3::uuid, $4, $5::timestamptz)
                 """, [.text(created.guid), org, .text(created.projectId), .optional(created.externalId),
                       .text(event.recordedAt)])
             if let hash = try LookupRefs.resolve(hash: created.emailHash, ref: created.emailRef, org: event.orgId,
                                                  on: connection) {
-                try connection.query("""
+                connection.queueWrite("""
                     INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
                     VALUES ($1::uuid, $2, $3, false, $4::timestamptz)
                     """, [org, .text(created.guid), .text(hash), .text(event.recordedAt)])
@@ -35,7 +35,7 @@ public struct BuyerProjection: InlineProjection {
             let attached = try event.decode(BuyerEmailAttached.self)
             guard let hash = try LookupRefs.resolve(hash: attached.emailHash, ref: attached.emailRef,
                                                     org: event.orgId, on: connection) else { return }
-            try connection.query("""
+            connection.queueWrite("""
                 INSERT INTO \(tables["buyer_emails"]) (org_id, guid, email_hash, verified, created_at)
                 VALUES ($1::uuid, $2, $3, false, $4::timestamptz) ON CONFLICT (guid, email_hash) DO NOTHING
                 """, [org, .text(attached.guid), .text(hash), .text(event.recordedAt)])
@@ -43,7 +43,7 @@ public struct BuyerProjection: InlineProjection {
             let verified = try event.decode(EmailVerified.self)
             guard let hash = try LookupRefs.resolve(hash: verified.emailHash, ref: verified.emailRef,
                                                     org: event.orgId, on: connection) else { return }
-            try connection.queryPrepared("""
+            connection.queueWrite("""
                 UPDATE \(tables["buyer_emails"]) SET verified = true WHERE guid = $1 AND email_hash = $2
                 """, [.text(verified.guid), .text(hash)])
         default:

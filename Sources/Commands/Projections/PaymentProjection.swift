@@ -20,7 +20,7 @@ public struct PaymentProjection: InlineProjection {
         switch event.eventType {
         case PaymentRecorded.eventType:
             let paid = try event.decode(PaymentRecorded.self)
-            try connection.query("""
+            connection.queueWrite("""
                 INSERT INTO \(tables["payments"]) (org_id, payment_id, guid, project_id, amount, currency, product_id,
                     entitlement, expires_at, paywall_id, body_hash, recorded_at)
                 VALUES ($1::uuid, $2, $3, $4::uuid, $5::bigint, $6, $7, $8, $9::timestamptz, $10, $11,
@@ -32,7 +32,7 @@ public struct PaymentProjection: InlineProjection {
             let minted = try event.decode(HandoffCodeMinted.self)
             let emailHash = try LookupRefs.resolve(hash: minted.emailHash, ref: minted.emailRef, org: event.orgId,
                                                    on: connection)
-            try connection.query("""
+            connection.queueWrite("""
                 INSERT INTO \(tables["handoff_codes"]) (code_hash, org_id, guid, payment_id, kind, expires_at,
                     sealed_code, created_at, source, email_hash)
                 VALUES ($1, $2::uuid, $3, $4, $5, $6::timestamptz, $7, $8::timestamptz, $9, $10)
@@ -41,31 +41,31 @@ public struct PaymentProjection: InlineProjection {
                       .text(minted.source ?? "payment"), .optional(emailHash)])
         case HandoffCodeRedeemed.eventType:
             let redeemed = try event.decode(HandoffCodeRedeemed.self)
-            try connection.queryPrepared("""
+            connection.queueWrite("""
                 UPDATE \(tables["handoff_codes"]) SET redeemed_at = $2::timestamptz
                 WHERE code_hash = $1 AND redeemed_at IS NULL
                 """, [.text(redeemed.codeHash), .text(redeemed.redeemedAt)])
         case PaymentRefunded.eventType:
             let refunded = try event.decode(PaymentRefunded.self)
-            try connection.query("""
+            connection.queueWrite("""
                 UPDATE \(tables["payments"]) SET refunded_at = $3::timestamptz
                 WHERE org_id = $1::uuid AND payment_id = $2 AND refunded_at IS NULL
                 """, [org, .text(refunded.paymentId), .text(refunded.refundedAt)])
         case PaymentRenewed.eventType:
             let renewed = try event.decode(PaymentRenewed.self)
-            try connection.query("""
+            connection.queueWrite("""
                 UPDATE \(tables["payments"]) SET expires_at = $3::timestamptz
                 WHERE org_id = $1::uuid AND payment_id = $2
                 """, [org, .text(renewed.paymentId), .text(renewed.expiresAt)])
         case PaymentExpired.eventType:
             let expired = try event.decode(PaymentExpired.self)
-            try connection.query("""
+            connection.queueWrite("""
                 UPDATE \(tables["payments"]) SET expires_at = $3::timestamptz
                 WHERE org_id = $1::uuid AND payment_id = $2
                 """, [org, .text(expired.paymentId), .text(expired.expiredAt)])
         case PaymentTransferred.eventType:
             let moved = try event.decode(PaymentTransferred.self)
-            try connection.query("""
+            connection.queueWrite("""
                 UPDATE \(tables["payments"]) SET guid = $3 WHERE org_id = $1::uuid AND payment_id = $2
                 """, [org, .text(moved.paymentId), .text(moved.toGuid)])
         default:

@@ -14,7 +14,7 @@ public struct StoreProjection: InlineProjection {
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
         guard event.eventType == StoreNotificationReceived.eventType else { return }
         let received = try event.decode(StoreNotificationReceived.self)
-        try connection.query("""
+        connection.queueWrite("""
             INSERT INTO \(tables["store_notifications"]) (org_id, app_id, store, notification_id, event_id,
                 notification_type, verified, guid, received_at)
             VALUES ($1::uuid, $2::uuid, $3, $4, $5::uuid, $6, $7::boolean, $8, $9::timestamptz)
