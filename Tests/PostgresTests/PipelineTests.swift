@@ -86,6 +86,36 @@ import Testing
         #expect(ids == [2])
     }
 
+    @Test func queuedWritesAreSentByTheTransactionThatQueuedThemAndTheirFailureRollsItBack() throws {
+        let table = try PostgresFixture.table("pipequeued", columns: "id int PRIMARY KEY")
+        let pool = Pool(configuration: try PostgresFixture.configuration(poolSize: 1))
+        // Queued and never followed by another statement: the transaction sends them before COMMIT.
+        try pool.transaction { connection in
+            connection.queueWrite("INSERT INTO \(table) VALUES ($1::int)", [.int(1)])
+            connection.queueWrite("INSERT INTO \(table) VALUES ($1::int)", [.int(2)])
+        }
+        // Sent with the next statement, which sees them.
+        let seen = try pool.transaction { connection in
+            connection.queueWrite("INSERT INTO \(table) VALUES ($1::int)", [.int(3)])
+            return try connection.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n")
+        }
+        #expect(seen == 3)
+        // A queued write that fails is the error of the call that sends it, and nothing of the transaction stays.
+        let error = #expect(throws: PostgresError.self) {
+            try pool.transaction { connection in
+                connection.queueWrite("INSERT INTO \(table) VALUES ($1::int)", [.int(4)])
+                connection.queueWrite("INSERT INTO \(table) VALUES ($1::int)", [.int(1)])
+                try connection.sendQueued()
+            }
+        }
+        #expect(error?.kind == .uniqueViolation)
+        let ids = try pool.withConnection {
+            try $0.query("SELECT id FROM \(table) ORDER BY id").rows.map { try $0.int("id") }
+        }
+        #expect(ids == [1, 2, 3])
+        #expect(pool.stats.inUse == 0)
+    }
+
     @Test func statementsQueuedToSendWithTheNextGoInFrontOfItAndCanBeDropped() throws {
         let connection = try PostgresFixture.connection()
         connection.sendWithNext([Statement("SELECT set_config('handoff.test', 'first', false)")])
