@@ -60,14 +60,15 @@ public struct EventTransaction {
         return recorded
     }
 
-    /// Runs the inline projections on `recorded`, in order, in this transaction; the writes they queue
-    /// (`Connection.queueWrite`) are all sent before it returns, so their failures are this append's.
+    /// Runs the inline projections on `recorded`, in order, in this transaction. The writes they queue
+    /// (`Connection.queueWrite`) go with the command's next statement — a read sees them, in order — and at the
+    /// latest when the command ends (`CommandBatch`, `Pool.transaction`): a failed one fails the command, as if the
+    /// append had thrown it.
     func project(_ recorded: [RecordedEvent]) throws {
         for event in recorded {
             for projection in projections {
                 try projection.apply(event, on: connection, tables: .live)
             }
         }
-        try connection.sendQueued()
     }
 }

@@ -11,8 +11,8 @@ public protocol InlineProjection: Sendable {
     /// The (unprefixed) names of the tables this projection owns.
     var tables: [String] { get }
     /// Folds one event into the tables. Runs in the append's transaction: throwing aborts the append.
-    /// A write whose answer is not needed goes through `connection.queueWrite`: the writes of one append then share
-    /// round trips (its caller sends what is still queued when the append's projections are done).
+    /// A write whose answer is not needed goes through `connection.queueWrite`: it travels with the command's next
+    /// statement (every statement after it sees it), so projection writes cost no round trip of their own.
     func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws
 }
 

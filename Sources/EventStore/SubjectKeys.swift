@@ -37,16 +37,28 @@ public struct SubjectKeys: Sendable {
     /// does not unwrap, `PostgresError` for database failures.
     public func keyFor(org: UUID, subject: String, on connection: Connection) throws -> SubjectKeyState {
         try Self.validate(subject)
-        if let state = try read(org: org, subject: subject, on: connection) { return state }
         let key = SubjectKey.generate()
         let wrapped = wrap(key, org: org, subject: subject)
-        let inserted = try connection.queryPrepared("""
-            INSERT INTO subject_keys (org_id, subject_id, wrapped_key, master_key_id) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (org_id, subject_id) DO NOTHING
-            RETURNING 1 AS inserted
-            """, [.text(org.uuidString), .text(subject), .bytea(wrapped), .text(masterKeys.current.id)])
-        if inserted.first != nil { return .live(key) }
-        // Another caller inserted first (its transaction committed while ours waited on the conflict): use its key.
+        // One round trip whether the key is new or stored: the insert answers a new row, the select beside it the
+        // stored one (both under the statement's snapshot).
+        let rows = try connection.queryPrepared("""
+            WITH made AS (
+                INSERT INTO subject_keys (org_id, subject_id, wrapped_key, master_key_id) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (org_id, subject_id) DO NOTHING
+                RETURNING 1
+            )
+            SELECT true AS inserted, NULL::bytea AS wrapped_key, NULL::text AS master_key_id, false AS destroyed
+            FROM made
+            UNION ALL
+            SELECT false, wrapped_key, master_key_id, destroyed_at IS NOT NULL FROM subject_keys
+            WHERE org_id = $1 AND subject_id = $2
+            """, [.text(org.uuidString), .text(subject), .bytea(wrapped), .text(masterKeys.current.id)]).rows
+        if let row = rows.first {
+            if try row.bool("inserted") { return .live(key) }
+            return try state(of: row, org: org, subject: subject)
+        }
+        // Another caller inserted first (its transaction committed while ours waited on the conflict, after this
+        // statement's snapshot): its key is visible now.
         guard let state = try read(org: org, subject: subject, on: connection) else {
             throw SubjectKeyError.missingAfterInsert(org: org, subject: subject)
         }
@@ -113,6 +125,11 @@ public struct SubjectKeys: Sendable {
                 + "WHERE org_id = $1 AND subject_id = $2",
             [.text(org.uuidString), .text(subject)]).rows
         guard let row = rows.first else { return nil }
+        return try state(of: row, org: org, subject: subject)
+    }
+
+    /// The key a `subject_keys` row holds (`wrapped_key`, `master_key_id`, `destroyed`).
+    private func state(of row: Row, org: UUID, subject: String) throws -> SubjectKeyState {
         if try row.bool("destroyed") { return .destroyed }
         guard let wrapped = row.bytes("wrapped_key"),
               let key = unwrap(wrapped, masterKeyID: row["master_key_id"], org: org, subject: subject) else {

@@ -191,7 +191,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Queues a write whose answer nobody reads (`sendWithNext`, prepared): it goes with this connection's next
     /// statement, so several such writes share one round trip. Its failure is thrown by the call that sends it;
-    /// the code that queues writes sends them before it returns (`sendQueued`).
+    /// whoever owns the transaction sends what is left before it commits (`sendQueued`; `Pool.transaction` does).
     public func queueWrite(_ sql: String, _ parameters: [PostgresValue] = []) {
         unsent.append(Statement(sql, parameters, prepared: true))
     }
