@@ -50,13 +50,14 @@ public struct CodeMinter: Sendable {
     ///   names it by its lookup reference (`LookupRefs`).
     /// - `avoiding`: hashes minted earlier in the same transaction (not yet visible in `handoff_codes`).
     /// - `key`: the buyer's data key when the caller read it already (a payment seals an e-mail and two codes with
-    ///   one read); read here when nil.
+    ///   one read); read here when nil. `emailRef`: `emailHash`'s lookup reference when the caller has it.
     /// A recovery code must be of kind `.handoff`. A code whose hash was ever used in any org fails the projection's
     /// insert (the primary key of `handoff_codes`), and `EventLog.transact` runs the command again with new codes.
     /// Refuses 409 (`Refusal.erasedBuyer`) when the buyer's personal data was erased.
     public func mint(
         _ kind: HandoffRedemption.Kind, source: Source, guid: BuyerGuid, paymentId: PaymentID, emailHash: String?,
-        org: OrgID, now: Date, avoiding: [String] = [], key: SubjectKeyState? = nil, in transaction: EventTransaction
+        org: OrgID, now: Date, avoiding: [String] = [], key: SubjectKeyState? = nil, emailRef: String? = nil,
+        in transaction: EventTransaction
     ) throws -> Minted {
         precondition(source == .payment || kind == .handoff, "a recovery code is a handoff code")
         let connection = transaction.connection
@@ -68,7 +69,7 @@ public struct CodeMinter: Sendable {
         let sealed = PersonalData.seal(text, field: kind == .handoff ? .handoffCode : .installToken, org: org.uuid,
                                        subject: guid.description, key: dataKey)
         let emailRef = try (kind == .handoff ? emailHash : nil).map {
-            try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: connection)
+            try emailRef ?? LookupRefs.ref(.email, hash: $0, org: org.uuid, on: connection)
         }
         let event = try NewEvent(HandoffCodeMinted(
             codeHash: hash, guid: guid.description, paymentId: paymentId.text, kind: kind.rawValue,

@@ -92,11 +92,15 @@ public struct RecordPayment: Sendable {
                 // One read of the buyer's data key for the e-mail and both codes.
                 let key = try context.subjectKeys.keyFor(org: org.uuid, subject: payment.guid.description,
                                                          on: connection)
-                try recordBuyer(step, payment: payment, emailHash: emailHash, org: org, project: project, key: key,
+                // And one lookup reference of the e-mail, for the buyer's event and the handoff code's.
+                let emailRef = try emailHash.map {
+                    try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: connection)
+                }
+                try recordBuyer(step, payment: payment, org: org, project: project, key: key, emailRef: emailRef,
                                 metadata: metadata, transaction: transaction)
                 return try recordPayment(payment, bodyHash: bodyHash, emailHash: emailHash, org: org,
-                                         project: project, now: now, key: key, metadata: metadata,
-                                         transaction: transaction)
+                                         project: project, now: now, key: key, emailRef: emailRef,
+                                         metadata: metadata, transaction: transaction)
             }
         }
     }
@@ -137,17 +141,14 @@ public struct RecordPayment: Sendable {
 
     /// Creates the buyer, or attaches the payment's e-mail to it, as the decider said.
     private func recordBuyer(
-        _ step: PaymentRecording.BuyerStep, payment: Payment, emailHash: String?, org: OrgID, project: ProjectID,
-        key: SubjectKeyState, metadata: EventMetadata, transaction: EventTransaction
+        _ step: PaymentRecording.BuyerStep, payment: Payment, org: OrgID, project: ProjectID, key: SubjectKeyState,
+        emailRef: String?, metadata: EventMetadata, transaction: EventTransaction
     ) throws {
         let guid = payment.guid
         guard step != .none else { return }
         let sealed = try payment.email.map { email in
             guard let key = key.key else { throw Refusal.erasedBuyer }
             return PersonalData.seal(email.text, field: .email, org: org.uuid, subject: guid.description, key: key)
-        }
-        let emailRef = try emailHash.map {
-            try LookupRefs.ref(.email, hash: $0, org: org.uuid, on: transaction.connection)
         }
         switch step {
         case .none:
@@ -171,11 +172,12 @@ public struct RecordPayment: Sendable {
     /// Mints the two codes and appends `PaymentRecorded` with their `HandoffCodeMinted` to the payment's stream.
     private func recordPayment(
         _ payment: Payment, bodyHash: String, emailHash: String?, org: OrgID, project: ProjectID, now: Date,
-        key: SubjectKeyState, metadata: EventMetadata, transaction: EventTransaction
+        key: SubjectKeyState, emailRef: String?, metadata: EventMetadata, transaction: EventTransaction
     ) throws -> Recorded {
         let guid = payment.guid
         let handoff = try context.codes.mint(.handoff, source: .payment, guid: guid, paymentId: payment.paymentId,
-                                             emailHash: emailHash, org: org, now: now, key: key, in: transaction)
+                                             emailHash: emailHash, org: org, now: now, key: key, emailRef: emailRef,
+                                             in: transaction)
         let install = try context.codes.mint(.install, source: .payment, guid: guid, paymentId: payment.paymentId,
                                              emailHash: nil, org: org, now: now, avoiding: [handoff.codeHash],
                                              key: key, in: transaction)
