@@ -60,12 +60,11 @@ struct CommandBatch {
                 var opening = [Statement("SAVEPOINT \(Self.savepoint)"), command.scope.statement]
                 if savepointOpen { opening.insert(Statement("RELEASE SAVEPOINT \(Self.savepoint)"), at: 0) }
                 let queuedBefore = connection.unsentStatementCount
-                let exchanges = connection.exchanges
                 connection.sendWithNext(opening)
+                let opened = connection.mark
                 do {
                     try command.run(EventTransaction(connection: connection, projections: projections))
-                    if connection.exchanges == exchanges
-                        && connection.unsentStatementCount == queuedBefore + opening.count {
+                    if !connection.hasSentOrQueued(since: opened) {
                         // The command sent and queued nothing: the savepoint before it stays the open one (and the
                         // batch's BEGIN, when nothing was sent yet, waits for the next command).
                         connection.dropUnsentStatements(keeping: queuedBefore)
@@ -80,7 +79,7 @@ struct CommandBatch {
                     break
                 } catch {
                     if connection.isBroken { throw error }
-                    if connection.exchanges == exchanges {
+                    if !connection.hasSent(since: opened) {
                         // Nothing of the command reached Postgres: nothing to roll back.
                         connection.dropUnsentStatements(keeping: queuedBefore)
                     } else {

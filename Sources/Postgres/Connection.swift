@@ -20,9 +20,9 @@ public final class Connection: @unchecked Sendable {
     private var nextStatementNumber = 1
     /// Statements waiting to go out in front of the next one sent (`sendWithNext`).
     var unsent: [Statement] = []
-    /// How many times this connection has been used to talk to Postgres (every statement, pipeline, prepare): a
-    /// caller compares two readings to learn whether anything was sent in between.
-    public private(set) var exchanges = 0
+    /// How many times this connection has been used to talk to Postgres (every statement, pipeline, prepare): two
+    /// `mark`s tell whether anything was sent in between.
+    private(set) var exchanges = 0
     /// False under `DATABASE_PREPARED=off`: `queryPrepared` and prepared pipeline statements run unnamed.
     let usesPreparedStatements: Bool
 
@@ -141,7 +141,7 @@ public final class Connection: @unchecked Sendable {
     ///
     /// Statements run in one implicit transaction unless the script has its own BEGIN/COMMIT.
     public func execute(_ script: String) throws {
-        if !unsent.isEmpty { try pipeline([]) }
+        try sendQueued()
         let connection = try liveHandle()
         _ = try consume(PQexec(connection, script))
     }
@@ -195,6 +195,21 @@ public final class Connection: @unchecked Sendable {
     public func queueWrite(_ sql: String, _ parameters: [PostgresValue] = []) {
         unsent.append(Statement(sql, parameters, prepared: true))
     }
+
+    /// Where the connection stands: how often it has talked to Postgres and how many statements wait (`queued`).
+    public struct Mark: Equatable, Sendable {
+        let exchanges: Int
+        public let queued: Int
+    }
+
+    /// The connection's mark now, to compare with later (`hasSentOrQueued(since:)`).
+    public var mark: Mark { Mark(exchanges: exchanges, queued: unsent.count) }
+
+    /// Whether anything reached Postgres since `mark`.
+    public func hasSent(since mark: Mark) -> Bool { exchanges != mark.exchanges }
+
+    /// Whether anything reached Postgres or was queued since `mark` (taken after the caller's own queueing).
+    public func hasSentOrQueued(since mark: Mark) -> Bool { self.mark != mark }
 
     /// Sends every queued statement now (one round trip; none when nothing is queued).
     public func sendQueued() throws {

@@ -71,20 +71,19 @@ public final class Pool: Sendable {
     ) throws -> T {
         try withConnection { connection in
             let begin = isolation.map { "BEGIN ISOLATION LEVEL \($0.sql)" } ?? "BEGIN"
-            let exchanges = connection.exchanges
             connection.sendWithNext([Statement(begin)] + (opening.map { [$0] } ?? []))
-            let queued = connection.unsentStatementCount
+            let opened = connection.mark
             let value: T
             do {
                 value = try body(connection)
-                if connection.exchanges == exchanges && connection.unsentStatementCount == queued {
+                if !connection.hasSentOrQueued(since: opened) {
                     // The body sent and queued nothing: no transaction was opened.
                     connection.dropUnsentStatements()
                     return value
                 }
                 try connection.sendQueued()
             } catch {
-                let sentSomething = connection.exchanges != exchanges
+                let sentSomething = connection.hasSent(since: opened)
                 connection.dropUnsentStatements()
                 if sentSomething && !connection.isBroken { try? connection.execute("ROLLBACK") }
                 throw error
