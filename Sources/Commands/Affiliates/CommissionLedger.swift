@@ -63,7 +63,7 @@ public struct CommissionLedger: Sendable {
     private func state(_ sale: CommissionSale, org: UUID, on connection: Connection) throws
         -> CommissionDecision.State
     {
-        let rows = try connection.query("""
+        let rows = try connection.queryPrepared("""
             SELECT entry, event_id::text AS event_id, affiliate_id::text AS affiliate_id,
                    campaign_id::text AS campaign_id, original_transaction_id, amount::text AS amount, currency
             FROM commissions WHERE org_id = $1::uuid AND transaction_id = $2
@@ -88,7 +88,7 @@ public struct CommissionLedger: Sendable {
     /// Renewals of `originalTransactionId` credited to `affiliateId` so far.
     private func renewalsCredited(org: UUID, affiliateId: String, originalTransactionId: String,
                                   on connection: Connection) throws -> Int {
-        let row = try connection.query("""
+        let row = try connection.queryPrepared("""
             SELECT count(*)::int AS n FROM commissions
             WHERE org_id = $1::uuid AND affiliate_id = $2::uuid AND original_transaction_id = $3
               AND entry = 'credit' AND sale_type = 'renewal'

@@ -66,7 +66,7 @@ public struct AppLookup: Sendable {
     /// live destinations (oldest first).
     private static func states(where condition: String, _ parameters: [PostgresValue], on connection: Connection,
                                forUpdate: Bool) throws -> [(state: AppState, org: OrgID)] {
-        let rows = try connection.query("""
+        let rows = try connection.queryPrepared("""
             SELECT a.app_id::text AS app_id, a.org_id::text AS org_id, a.project_id::text AS project_id, a.platform,
                 a.bundle_id, a.app_apple_id::text AS app_apple_id, a.revenuecat_secret, a.google_push_audience,
                 a.google_push_service_account, a.google_service_account_key, a.meta_install_referrer_key,
@@ -80,7 +80,7 @@ public struct AppLookup: Sendable {
             """, parameters).rows
         guard !rows.isEmpty else { return [] }
         var destinations: [String: [AppState.Destination]] = [:]
-        for row in try connection.query("""
+        for row in try connection.queryPrepared("""
             SELECT d.app_id::text AS app_id, d.destination_id::text AS destination_id, d.scheme, d.url, d.is_default,
                 d.sealed_secret IS NOT NULL AS has_secret
             FROM app_destinations d JOIN apps a ON a.app_id = d.app_id
