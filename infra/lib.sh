@@ -84,6 +84,15 @@ CONF
     fi
 }
 
+# analyze_database URL: ANALYZE every table of URL's database, as autovacuum does in production within a minute of a
+# table's first 50 changes. A benchmark calls it after its warm-up and before it measures: on a fresh, never-analyzed
+# table an index that starts with org_id costs the same as the primary key, Postgres keeps the newest index, and the
+# server's prepared statements keep that plan (e.g. a payment looked up by scanning all of its org's payments) until
+# an ANALYZE invalidates it (docs/performance.md, "Plans made on empty tables").
+analyze_database() {
+    "$PG_BIN/psql" "$1" -v ON_ERROR_STOP=1 -qtA -c ANALYZE >/dev/null
+}
+
 stop_postgres() {
     local pgdata="$1/postgres"
     [ -f "$pgdata/postmaster.pid" ] || return 0
