@@ -100,14 +100,14 @@ public final class EventLog: Sendable {
     public func transact<T>(in scope: OrgScope, maxAttempts: Int = 5, _ body: (EventTransaction) throws -> T)
         throws -> T
     {
-        guard commandCommit.maxBatch > 1, let lane = try commandLane(of: scope) else {
+        guard commandCommit.maxBatch > 1, let org = try commandLane(of: scope) else {
             return try transactAlone(in: scope, maxAttempts: maxAttempts, body)
         }
         var output: T?
         try withoutActuallyEscaping(body) { body in
-            let command = BatchedCommand(scope: scope, maxAttempts: maxAttempts) { output = try body($0) }
+            let command = BatchedCommand(scope: scope.found(org), maxAttempts: maxAttempts) { output = try body($0) }
             defer { command.release() }
-            try commandCommit.run(command, lane: lane) { batch in runCommands(batch) }
+            try commandCommit.run(command, lane: org.uuidString) { batch in runCommands(batch) }
         }
         guard let output else { throw EventStoreError.malformedRow("a batched command finished without a result") }
         return output
@@ -133,17 +133,17 @@ public final class EventLog: Sendable {
 
     /// The group-commit lane of a command: its org, found by the scope's lookup when the scope names none (one
     /// autocommitted read); nil (run alone) for a scope of several orgs or a lookup that finds none.
-    private func commandLane(of scope: OrgScope) throws -> String? {
+    private func commandLane(of scope: OrgScope) throws -> UUID? {
         switch scope.target {
         case .orgs(let orgs):
-            return orgs.count == 1 ? orgs[0].uuidString : nil
+            return orgs.count == 1 ? orgs[0] : nil
         case .lookup(let lookup, let argument):
             let asked = StageTimings.now()
             defer { StageTimings.shared.record(.laneLookup, since: asked) }
             let rows = try pool.withConnection {
                 try $0.queryPrepared("SELECT \(lookup.function)($1)::text AS org", [argument]).rows
             }
-            return rows.first?["org"].flatMap(UUID.init(uuidString:))?.uuidString
+            return rows.first?["org"].flatMap(UUID.init(uuidString:))
         }
     }
 

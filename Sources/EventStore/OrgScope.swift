@@ -41,6 +41,15 @@ public struct OrgScope: Sendable, Equatable {
                                   prepared: true), target: .orgs(orgs))
     }
 
+    /// This scope once its lookup has found `org` (group commit looks it up to pick the command's lane): the org named
+    /// outright, so the command's transaction does not run the lookup a second time. A lookup finds the same org
+    /// each time (what it looks up — a code, a key, a project — never moves to another org), and a row the lookup
+    /// found that is gone by then is gone under either scope.
+    func found(_ org: UUID) -> OrgScope {
+        guard case .lookup = target else { return self }
+        return .org(org)
+    }
+
     /// The rows of the organization that `lookup` names for `argument` (a credential's hash, a public id), found
     /// and set in one statement; none when the lookup answers NULL. For requests that learn their organization from
     /// what they were given.

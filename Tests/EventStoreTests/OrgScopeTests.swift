@@ -54,6 +54,42 @@ import TestSupport
         #expect(missing == ("", 0))
     }
 
+    @Test func aCommandWithALookupScopeRunsUnderTheOrgTheLookupFoundOrUnderNoneWhenItFindsNone() throws {
+        let fixture = try EventStoreFixture.migrated()
+        let store = fixture.store()
+        let orgs = [UUID(), UUID()], projects = [UUID(), UUID()]
+        for (org, project) in zip(orgs, projects) {
+            try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(1)],
+                             metadata: testMetadata)
+            try fixture.ownerConnection().query("""
+                INSERT INTO projects (project_id, org_id, name, fingerprint, tracker, created_at, updated_at)
+                VALUES ($1::uuid, $2::uuid, 'Scoped', true, 'none', now(), now())
+                """, [.text(project.uuidString), .text(org.uuidString)])
+        }
+        let lookup = OrgLookup(function: "project_org")
+        // Concurrent commands, so group commit batches some of them: each runs under its own project's org.
+        let seen = Locked<[Int: (String, Int)]>([:])
+        onThreads(8) { index in
+            let project = projects[index % 2], org = orgs[index % 2]
+            let found = try? store.transact(in: .orgOf(lookup, .text(project.uuidString))) { transaction in
+                (try transaction.connection.query("SELECT current_setting('handoff.org_id') AS org").rows[0]
+                    .string("org"),
+                 try transaction.readStream(org: org, stream: "s").count)
+            }
+            seen.withLock { $0[index] = found ?? ("failed", -1) }
+        }
+        for index in 0..<8 {
+            #expect(seen.value[index]?.0 == orgs[index % 2].uuidString.lowercased())
+            #expect(seen.value[index]?.1 == 1)
+        }
+        let missing = try store.transact(in: .orgOf(lookup, .text(UUID().uuidString))) { transaction in
+            (try transaction.connection.query("SELECT current_setting('handoff.org_id') AS org").rows[0]
+                .string("org"),
+             try transaction.readStream(org: orgs[0], stream: "s").count)
+        }
+        #expect(missing == ("", 0))
+    }
+
     @Test func aScopedReadOnAPooledConnectionEndsWithItsStatement() throws {
         let fixture = try EventStoreFixture.migrated()
         let store = fixture.store(poolSize: 1)
