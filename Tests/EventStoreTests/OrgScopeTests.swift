@@ -37,10 +37,7 @@ import TestSupport
         let (org, project) = (UUID(), UUID())
         try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(1)],
                          metadata: testMetadata)
-        try fixture.ownerConnection().query("""
-            INSERT INTO projects (project_id, org_id, name, fingerprint, tracker, created_at, updated_at)
-            VALUES ($1::uuid, $2::uuid, 'Scoped', true, 'none', now(), now())
-            """, [.text(project.uuidString), .text(org.uuidString)])
+        try insertProject(project, of: org, fixture)
         let lookup = OrgLookup(function: "project_org")
         let found = try store.read(in: .orgOf(lookup, .text(project.uuidString))) { connection in
             (try connection.query("SELECT current_setting('handoff.org_id') AS org").rows[0].string("org"),
@@ -61,10 +58,7 @@ import TestSupport
         for (org, project) in zip(orgs, projects) {
             try store.append(org: org, stream: "s", expectedVersion: .noStream, events: [sampleEvent(1)],
                              metadata: testMetadata)
-            try fixture.ownerConnection().query("""
-                INSERT INTO projects (project_id, org_id, name, fingerprint, tracker, created_at, updated_at)
-                VALUES ($1::uuid, $2::uuid, 'Scoped', true, 'none', now(), now())
-                """, [.text(project.uuidString), .text(org.uuidString)])
+            try insertProject(project, of: org, fixture)
         }
         let lookup = OrgLookup(function: "project_org")
         // Concurrent commands, so group commit batches some of them: each runs under its own project's org.
@@ -118,5 +112,13 @@ import TestSupport
         }
         #expect(results.value == Array(repeating: 1, count: orgs.count))
         for org in orgs { #expect(try store.readHistory(org: org).count == 1) }
+    }
+
+    /// A project of `org`, inserted as the owner (the lookup function `project_org` finds it).
+    private func insertProject(_ project: UUID, of org: UUID, _ fixture: EventStoreFixture) throws {
+        try fixture.ownerConnection().query("""
+            INSERT INTO projects (project_id, org_id, name, fingerprint, tracker, created_at, updated_at)
+            VALUES ($1::uuid, $2::uuid, 'Scoped', true, 'none', now(), now())
+            """, [.text(project.uuidString), .text(org.uuidString)])
     }
 }
