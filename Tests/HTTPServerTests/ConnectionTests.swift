@@ -19,6 +19,23 @@ import TestSupport
         #expect(try connection.request("GET", "/items/last").text == "item last")
     }
 
+    @Test func headersOfElevenKiBAreServedAgainAndAgainOnOneConnectionAndTwentyKiBGets431() throws {
+        // Each connection's memory pool is 16 KiB (handoff_mhd_start): it is reset after every request, so a kept-alive
+        // connection serves large headers as often as it is asked to; headers past the pool are refused.
+        let server = try startServer()
+        defer { server.stop(drainTimeout: 1) }
+        let connection = try RawHTTPConnection(port: server.port)
+        for index in 0..<3 {
+            let value = "\(index)" + String(repeating: "h", count: 11 * 1024)
+            let response = try connection.request("GET", "/echo", headers: [("X-Test", value)])
+            #expect(response.status == 200)
+            #expect(response.text.hasSuffix("x-test=\(value)"))
+        }
+        let refused = try RawHTTPConnection(port: server.port)
+        let response = try refused.request("GET", "/echo", headers: [("X-Test", String(repeating: "h", count: 20 * 1024))])
+        #expect(response.status == 431)
+    }
+
     @Test func aHundredConcurrentClientsEachGetTheirOwnAnswer() throws {
         let server = try startServer(threadCount: 4)
         defer { server.stop(drainTimeout: 1) }
