@@ -34,8 +34,10 @@ let accessHandler: @convention(c) (
 
     guard let request = state.request else {
         // A connection cut (over the per-client cap, or past the header deadline) is never served.
-        guard context.connections.headersArrived(fd: handoff_mhd_connection_fd(connection)) else { return .NO }
-        return headersArrived(state, context: context, connection: connection, method: method)
+        guard case .serve(let peer) = context.connections.headersArrived(fd: handoff_mhd_connection_fd(connection))
+        else { return .NO }
+        return headersArrived(state, context: context, connection: connection, method: method,
+                              peer: peer ?? peerAddress(connection))
     }
     let size = uploadDataSize.pointee
     if size > 0 {
@@ -100,7 +102,8 @@ private func headersArrived(
     _ state: RequestState,
     context: ServerContext,
     connection: OpaquePointer,
-    method: UnsafePointer<CChar>?
+    method: UnsafePointer<CChar>?,
+    peer: String
 ) -> MHD_Result {
     context.inFlight.add(1, ordering: .relaxed)
     state.isCounted = true
@@ -109,18 +112,18 @@ private func headersArrived(
     withUnsafeMutablePointer(to: &headers) { pointer in
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
     }
-    let peer = peerAddress(connection)
+    let forwardedFor = headers.values("X-Forwarded-For")
+    let client = context.proxyTrust.client(peer: peer, forwardedFor: forwardedFor)
     let request = Request(
         method: Method(method.map { String(cString: $0) } ?? ""),
         path: target.path,
         query: target.query,
         headers: headers,
         body: [],
-        clientIP: context.proxyTrust.clientIP(peer: peer, forwardedFor: headers.values("X-Forwarded-For")),
+        clientIP: client.ip,
         remoteAddress: peer,
         rawQuery: target.rawQuery,
-        forwardedClientIP: context.proxyTrust.forwardedClientIP(peer: peer,
-                                                                forwardedFor: headers.values("X-Forwarded-For"))
+        forwardedClientIP: client.forwardedIP
     )
     state.request = request
     state.bodyLimit = max(0, context.responder.bodyLimit(for: request.method, path: request.path))

@@ -34,7 +34,7 @@ struct ProxyTrust: Sendable {
 
     /// Whether `address` lies in a trusted range.
     func trusts(_ address: String) -> Bool {
-        guard let parsed = IPAddress(address) else { return false }
+        guard !ranges.isEmpty, let parsed = IPAddress(address) else { return false }
         return ranges.contains { parsed.sharesPrefix(with: $0.network, length: $0.prefixLength) }
     }
 
@@ -44,9 +44,7 @@ struct ProxyTrust: Sendable {
     /// The first untrusted hop is the client. A hop that is not an IP address ends the walk at the last
     /// address known good; if every hop is trusted, the left-most one is the client.
     func clientIP(peer: String, forwardedFor: [String]) -> String {
-        let hops = Self.hops(forwardedFor)
-        let index = clientIndex(peer: peer, hops: hops)
-        return index == hops.count ? peer : hops[index]
+        client(peer: peer, forwardedFor: forwardedFor).ip
     }
 
     /// The address the client of `clientIP(peer:forwardedFor:)` says it forwarded for: the `X-Forwarded-For` hop
@@ -54,10 +52,17 @@ struct ProxyTrust: Sendable {
     /// not an IP address. Nothing vouches for it: a caller trusts it only with other proof that the client is a
     /// proxy (Handoff's API: a valid proxy key, docs/app-links.md).
     func forwardedClientIP(peer: String, forwardedFor: [String]) -> String? {
-        let hops = Self.hops(forwardedFor)
+        client(peer: peer, forwardedFor: forwardedFor).forwardedIP
+    }
+
+    /// `clientIP` and `forwardedClientIP` of one request from one walk of its hops (a request without
+    /// `X-Forwarded-For` from a peer no range trusts costs nothing more than the peer).
+    func client(peer: String, forwardedFor: [String]) -> (ip: String, forwardedIP: String?) {
+        let hops = forwardedFor.isEmpty ? [] : Self.hops(forwardedFor)
         let index = clientIndex(peer: peer, hops: hops)
-        guard index > 0, IPAddress(hops[index - 1]) != nil else { return nil }
-        return hops[index - 1]
+        let ip = index == hops.count ? peer : hops[index]
+        guard index > 0, IPAddress(hops[index - 1]) != nil else { return (ip, nil) }
+        return (ip, hops[index - 1])
     }
 
     /// The position of the client among `hops` (`hops.count` for the peer itself): walks right to left from the
