@@ -20,8 +20,15 @@ public struct JSONBytes: Sendable {
     /// Appends `text` as a quoted JSON string with the escapes RFC 8259 requires.
     public mutating func append(string text: String) {
         bytes.append(UInt8(ascii: "\""))
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            // Most strings need no escape: one scan of the contiguous bytes, one copy.
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -9,13 +9,22 @@ import Synchronization
 /// A buffer past `limit` bytes is written at once by the appending thread, so memory stays bounded.
 /// On a crash, at most `interval` of lines is lost; `flush()` writes everything now.
 final class LogBuffer: Sendable {
+    /// One lock's share of the pending lines: a thread always appends to the same shard, so its lines stay in
+    /// order, and the request threads rarely wait for each other's lock.
+    private final class Shard: Sendable {
+        let pending = Mutex<[UInt8]>([])
+    }
+
+    private static let shardCount = 8
+
     private let descriptor: Int32
     private let limit: Int
-    private let pending = Mutex<[UInt8]>([])
+    private let shards: [Shard] = (0..<LogBuffer.shardCount).map { _ in Shard() }
     /// Serialises writes so batches never interleave.
     private let writing = Mutex(())
     private let running = Atomic<Bool>(true)
 
+    /// `limit` bounds each shard: at most `limit` × 8 bytes wait in memory.
     init(descriptor: Int32, interval: Double = 0.05, limit: Int = 256 * 1024) {
         self.descriptor = descriptor
         self.limit = limit
@@ -31,23 +40,35 @@ final class LogBuffer: Sendable {
 
     /// Queues one complete line (ending in a newline).
     func append(_ line: [UInt8]) {
-        let overLimit = pending.withLock { buffer in
+        let overLimit = shardOfThisThread().pending.withLock { buffer in
             buffer.append(contentsOf: line)
             return buffer.count >= limit
         }
         if overLimit { flush() }
     }
 
-    /// Writes everything queued so far.
+    /// Writes everything queued so far: the shards' lines one shard after another, in one write.
     func flush() {
         writing.withLock { _ in
-            let batch = pending.withLock { buffer -> [UInt8] in
-                let taken = buffer
-                buffer.removeAll(keepingCapacity: true)
-                return taken
+            var batch: [UInt8] = []
+            for shard in shards {
+                shard.pending.withLock { buffer in
+                    if batch.isEmpty {
+                        swap(&batch, &buffer)
+                    } else {
+                        batch.append(contentsOf: buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
             }
             LogBuffer.writeAll(batch, to: descriptor)
         }
+    }
+
+    /// The calling thread's shard (Fibonacci hashing of its pthread id, whose low bits are alignment).
+    private func shardOfThisThread() -> Shard {
+        let thread = UInt64(UInt(pthread_self()))
+        return shards[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> 61)]
     }
 
     /// Stops the writer thread after a last flush.

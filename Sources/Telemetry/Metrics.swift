@@ -42,6 +42,14 @@ public final class Metrics: Sendable {
         var buckets: [UInt64] = Array(repeating: 0, count: Metrics.latencyBuckets.count)
         var count: UInt64 = 0
         var sum: Double = 0
+
+        mutating func record(_ seconds: Double) {
+            if let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
+                buckets[index] += 1
+            }
+            count += 1
+            sum += seconds
+        }
     }
 
     private struct Shard {
@@ -78,13 +86,8 @@ public final class Metrics: Sendable {
         let shard = shards[Int(UInt(bitPattern: threadHash.finalize()) % UInt(Metrics.shardCount))]
         shard.state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-            var histogram = state.latency[route] ?? Histogram()
-            if let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
-                histogram.buckets[index] += 1
-            }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latency[route] = histogram
+            // In place: copying the histogram out and back copied its buckets on every request.
+            state.latency[route, default: Histogram()].record(seconds)
         }
     }
 
