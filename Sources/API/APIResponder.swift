@@ -118,12 +118,7 @@ public struct APIResponder: Responder {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         environment.metrics.recordRequest(
             route: pattern, method: request.method.rawValue, status: response.status, seconds: seconds)
-        environment.logger.info("request", [
-            "request_id": .string(requestID),
-            "method": .string(request.method.rawValue),
-            "route": .string(pattern),
-            "status": .int(response.status),
-            "duration_ms": .milliseconds(microseconds: Int((seconds * 1_000_000).rounded())),
-        ])
+        environment.logger.request(id: requestID, method: request.method.rawValue, route: pattern,
+                                   status: response.status, microseconds: Int((seconds * 1_000_000).rounded()))
     }
 }

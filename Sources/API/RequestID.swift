@@ -4,9 +4,8 @@ import Synchronization
 /// The id that ties a response (`X-Request-Id`) to its log line.
 enum RequestID {
     /// 6 random bytes drawn once per process (8 base64url characters): ids of two processes never collide.
-    private static let processPrefix = Base64URL.encode(SecureRandom.bytes(6))
+    private static let processPrefix = Array(Base64URL.encode(SecureRandom.bytes(6)).utf8)
     private static let counter = Atomic<UInt64>(0)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The caller's `X-Request-Id` when it is 8–64 characters of `[A-Za-z0-9._-]` (a load balancer's id),
     /// otherwise this process's prefix and a counter in 14 hex digits: 22 characters, unique per process run.
@@ -17,15 +16,21 @@ enum RequestID {
            incoming.utf8.allSatisfy({ isAllowed($0) }) {
             return incoming
         }
-        var value = counter.add(1, ordering: .relaxed).newValue
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 14)
-        var index = 13
-        while value > 0 && index >= 0 {
-            digits[index] = hexDigits[Int(value & 0xF)]
-            value >>= 4
-            index -= 1
+        let value = counter.add(1, ordering: .relaxed).newValue
+        return String(unsafeUninitializedCapacity: processPrefix.count + 14) { text in
+            var end = 0
+            for byte in processPrefix {
+                text[end] = byte
+                end += 1
+            }
+            var rest = value
+            for position in (end..<end + 14).reversed() {
+                let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+                text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                rest >>= 4
+            }
+            return end + 14
         }
-        return processPrefix + String(decoding: digits, as: UTF8.self)
     }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {

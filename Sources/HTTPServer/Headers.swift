@@ -13,14 +13,12 @@ public struct Headers: Sendable {
 
     /// The value of the first field called `name` (any letter case), or nil.
     public subscript(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return pairs.first { $0.0.lowercased() == wanted }?.1
+        pairs.first { Self.sameName($0.0, name) }?.1
     }
 
     /// The values of every field called `name` (any letter case), in order.
     public func values(_ name: String) -> [String] {
-        let wanted = name.lowercased()
-        return pairs.filter { $0.0.lowercased() == wanted }.map(\.1)
+        pairs.filter { Self.sameName($0.0, name) }.map(\.1)
     }
 
     /// Appends a field, keeping any earlier fields of the same name.
@@ -36,19 +34,30 @@ public struct Headers: Sendable {
 
     /// Removes every field called `name` (any letter case).
     public mutating func remove(_ name: String) {
-        let wanted = name.lowercased()
-        pairs.removeAll { $0.0.lowercased() == wanted }
+        pairs.removeAll { Self.sameName($0.0, name) }
     }
 
     /// Whether there are no fields.
     public var isEmpty: Bool { pairs.isEmpty }
+
+    /// Whether two field names are the same, ignoring ASCII case (field names are ASCII tokens, RFC 9110 §5.1); no
+    /// lowercased copies (looking a header up lowercased every name of the request, each time).
+    static func sameName(_ left: String, _ right: String) -> Bool {
+        let left = left.utf8, right = right.utf8
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
 }
 
 extension Headers: Equatable {
     /// Equal when the same fields appear in the same order (names compared case-insensitively).
     public static func == (lhs: Headers, rhs: Headers) -> Bool {
         lhs.pairs.count == rhs.pairs.count
-            && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.0.lowercased() == $1.0.lowercased() && $0.1 == $1.1 }
+            && zip(lhs.pairs, rhs.pairs).allSatisfy { sameName($0.0, $1.0) && $0.1 == $1.1 }
     }
 }
 

@@ -11,8 +11,8 @@ struct RequestTarget: Sendable, Equatable {
     /// (which ends at the first `/`, `?` or `#`, RFC 3986 §3.2), so `http://host?x=1` is `/?x=1`.
     init(raw: [UInt8]) {
         var target = raw[...]
-        for scheme in ["http://", "https://"] where target.starts(with: Array(scheme.utf8)) {
-            target = target.dropFirst(scheme.utf8.count)
+        for scheme in RequestTarget.schemes where target.first != UInt8(ascii: "/") && target.starts(with: scheme) {
+            target = target.dropFirst(scheme.count)
             target = target[(target.firstIndex(where: Self.endsAuthority) ?? target.endIndex)...]
             if target.first != UInt8(ascii: "/") { target = ([UInt8(ascii: "/")] + target)[...] }
         }
@@ -34,6 +34,10 @@ struct RequestTarget: Sendable, Equatable {
     }
 
     /// Replaces `%XX` by its byte (and `+` by a space when asked); malformed escapes stay as written.
+    /// The absolute-form prefixes taken off a target (`GET http://host/path`); an origin-form target (`/path`, nearly
+    /// every request) is never compared with them.
+    private static let schemes: [[UInt8]] = [Array("http://".utf8), Array("https://".utf8)]
+
     static func percentDecode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)

@@ -23,7 +23,14 @@ public final class Logger: Sendable {
             }
         }
 
-        public var name: String { ["debug", "info", "warning", "error"][rawValue] }
+        public var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -51,6 +58,36 @@ public final class Logger: Sendable {
     /// Logs `message` with `fields`, in the order given.
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
         guard level >= self.level else { return }
+        var line = start(level, message)
+        for (key, value) in fields {
+            line.append(byte: UInt8(ascii: ","))
+            line.append(string: key)
+            line.append(byte: UInt8(ascii: ":"))
+            value.append(to: &line)
+        }
+        finish(&line, level)
+    }
+
+    /// The access log's line, at info: `{"time","level":"info","msg":"request","request_id","method","route",
+    /// "status","duration_ms"}` — the same bytes `log(.info, "request", […])` writes, without building the fields'
+    /// list first (one line per request is the busiest caller).
+    public func request(id: String, method: String, route: String, status: Int, microseconds: Int) {
+        guard Level.info >= level else { return }
+        var line = start(.info, "request")
+        line.append(raw: ",\"request_id\":")
+        line.append(string: id)
+        line.append(raw: ",\"method\":")
+        line.append(string: method)
+        line.append(raw: ",\"route\":")
+        line.append(string: route)
+        line.append(raw: ",\"status\":")
+        line.append(integer: status)
+        line.append(raw: ",\"duration_ms\":")
+        LogValue.milliseconds(microseconds: microseconds).append(to: &line)
+        finish(&line, .info)
+    }
+
+    private func start(_ level: Level, _ message: String) -> JSONBytes {
         var line = JSONBytes(capacity: 256)
         line.append(raw: "{\"time\":\"")
         line.appendTimestamp()
@@ -58,12 +95,10 @@ public final class Logger: Sendable {
         line.append(raw: level.name)
         line.append(raw: "\",\"msg\":")
         line.append(string: message)
-        for (key, value) in fields {
-            line.append(byte: UInt8(ascii: ","))
-            line.append(string: key)
-            line.append(byte: UInt8(ascii: ":"))
-            value.append(to: &line)
-        }
+        return line
+    }
+
+    private func finish(_ line: inout JSONBytes, _ level: Level) {
         line.append(raw: "}\n")
         if let buffer, level < .warning {
             buffer.append(line.bytes)

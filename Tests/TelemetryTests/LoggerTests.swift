@@ -31,6 +31,21 @@ import Testing
         #expect(time.count == 24 && time.hasSuffix("Z"))
     }
 
+    @Test func theAccessLogLineIsTheGenericLineWithTheSameFieldsAndDroppedBelowInfo() {
+        let output = capture {
+            $0.request(id: "req-\"1\"", method: "GET", route: "/s2s/v1/users/{guid}", status: 404, microseconds: 40_050)
+            $0.info("request", ["request_id": "req-\"1\"", "method": "GET", "route": "/s2s/v1/users/{guid}",
+                                "status": 404, "duration_ms": .milliseconds(microseconds: 40_050)])
+        }
+        // Each line without its time (everything before the first comma).
+        let lines = output.split(separator: "\n").map { String($0.drop { $0 != "," }) }
+        let expected = #","level":"info","msg":"request","request_id":"req-\"1\"","method":"GET","#
+            + #""route":"/s2s/v1/users/{guid}","status":404,"duration_ms":40.050}"#
+        #expect(lines == [expected, expected])
+        #expect(capture(level: .warning) { $0.request(id: "r", method: "GET", route: "/", status: 200, microseconds: 1) }
+            .isEmpty)
+    }
+
     @Test func millisecondsKeepThreeDecimals() {
         let output = capture {
             $0.info("m", ["a": .milliseconds(microseconds: 5), "b": .milliseconds(microseconds: 40_050)])
