@@ -49,11 +49,11 @@ public struct FailedLookupBudget: Sendable, Equatable {
                             emissionMicroseconds: emissionMicroseconds, burst: failures, on: redis)) != nil
     }
 
-    private var emissionMicroseconds: Int {
+    var emissionMicroseconds: Int {
         max(1, Int((windowSeconds * 1_000_000 / Double(failures)).rounded()))
     }
 
-    private var budgetKey: String { "flb:\(name):global" }
+    var budgetKey: String { "flb:\(name):global" }
 
-    private func markKey(_ ipHash: String) -> String { "flb:\(name):ip:\(ipHash)" }
+    func markKey(_ ipHash: String) -> String { "flb:\(name):ip:\(ipHash)" }
 }

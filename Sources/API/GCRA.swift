@@ -90,6 +90,33 @@ enum GCRA {
         return {1, math.floor((capacity - (new_tat - now)) / emission), 0, 0}
         """)
 
+    /// KEYS: budget, then a failed-lookup budget and its mark. ARGV: the budget's emission µs and burst, then the
+    /// failed-lookup budget's. Takes one unit of the budget as `script` does; only when it fits and the mark is set,
+    /// peeks the failed-lookup budget (counting nothing there). Returns {allowed 1|0, remaining, retry-after µs,
+    /// 1 when the failed-lookup budget refused} — the resolve route's two questions ("is this client within its
+    /// limit?" and "has it failed lately while the deployment's failed-lookup budget is spent?") in one round trip.
+    static let takeThenPeekMarkedScript = RedisScript(source: """
+        local time = redis.call('TIME')
+        local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+        local function next_tat(key, emission)
+            local tat = tonumber(redis.call('GET', key) or now)
+            if tat < now then tat = now end
+            return tat + emission
+        end
+        local emission, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+        local new_tat = next_tat(KEYS[1], emission)
+        local capacity = burst * emission
+        if new_tat - now > capacity then return {0, 0, new_tat - now - capacity, 0} end
+        redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
+        local remaining = math.floor((capacity - (new_tat - now)) / emission)
+        if redis.call('EXISTS', KEYS[3]) == 0 then return {1, remaining, 0, 0} end
+        local failed_emission, failed_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
+        local failed_tat = next_tat(KEYS[2], failed_emission)
+        local failed_capacity = failed_burst * failed_emission
+        if failed_tat - now > failed_capacity then return {0, 0, failed_tat - now - failed_capacity, 1} end
+        return {1, remaining, 0, 0}
+        """)
+
     /// Runs the script once on `redis` (one round trip) and returns its raw reply; `Answer(_:)` parses it.
     ///
     /// `budget` and `mark` are Redis keys; `markSeconds` is required when taking with a mark. Throws what the pool

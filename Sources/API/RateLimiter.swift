@@ -105,6 +105,48 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Counts one request of `key` against `limit` and, when it fits, asks `failedLookups.check(ipHash:)`'s question
+    /// too — both in one Redis round trip (`GCRA.takeThenPeekMarkedScript`), with the answers the two calls give
+    /// one after the other: `key` remembered as limited is refused from memory; a refusal by `limit` is remembered
+    /// (`denied`), one by the failed-lookup budget is not (it lifts as soon as the budget refills or the mark
+    /// expires); without Redis, `limit`'s failure policy applies and the failed-lookup budget fails closed.
+    public func check(_ limit: RateLimit, key: String, failedLookups budget: FailedLookupBudget, ipHash: String)
+        -> RateLimitDecision
+    {
+        let cacheKey = Self.cacheKey(limit, key: key)
+        let askedAt = DenyCache.now()
+        if let seconds = denied.retryAfterSeconds(cacheKey, now: askedAt) {
+            return .limited(retryAfterSeconds: seconds)
+        }
+        if redisDownUntil.withLock({ $0 }) > Date().timeIntervalSince1970 { return failedWithBudget(limit) }
+        let arguments = [String(Self.emission(of: limit)), String(limit.burst),
+                         String(budget.emissionMicroseconds), String(budget.failures)]
+        do {
+            let asked = StageTimings.now()
+            let reply = try redis.evaluate(
+                GCRA.takeThenPeekMarkedScript,
+                keys: [redisKey(limit, key: key), budget.budgetKey, budget.markKey(ipHash)], arguments: arguments)
+            StageTimings.shared.record(.redis, since: asked)
+            guard let answer = GCRA.Answer(reply) else { return failedWithBudget(limit) }
+            if answer.allowed { return .allowed(remaining: answer.remaining) }
+            if !answer.gated {
+                denied.deny(cacheKey, forMicroseconds: answer.retryAfterMicroseconds, askedAt: askedAt)
+            }
+            return .limited(retryAfterSeconds: answer.retryAfterSeconds)
+        } catch {
+            redisDownUntil.withLock { $0 = Date().timeIntervalSince1970 + backoff }
+            return failedWithBudget(limit)
+        }
+    }
+
+    /// Redis could not decide `check(_:key:failedLookups:ipHash:)`: `limit`'s policy, and a failed-lookup budget that
+    /// cannot be looked at refuses (`FailedLookupBudget.check` fails closed).
+    private func failedWithBudget(_ limit: RateLimit) -> RateLimitDecision {
+        let decision = failed(limit)
+        if case .allowed = decision { return .unavailable(retryAfterSeconds: 5) }
+        return decision
+    }
+
     /// Whether one more request of `key` would fit `limit`, counting nothing: `.limited` once the budget is spent.
     /// Without Redis it answers `.allowed` (a look that cannot be made refuses nobody; the counting `check` applies the
     /// limit's failure policy).

@@ -9,20 +9,21 @@ import HTTPServer
 /// Answers `{"success":true,"data":{"guid","projectId"}}`. A missing, malformed (lowercase, padded), unknown,
 /// expired or already used code answers the same 404 bytes. Limits, in order: 10 requests per minute per client IP
 /// (429 + `Retry-After`), then the global failed-lookup budget (`FailedLookupBudget`: a recently failed IP is refused
-/// with 429 while the budget is exhausted); both fail closed (503) without Redis.
+/// with 429 while the budget is exhausted), both asked in one Redis round trip; both fail closed (503) without Redis.
 enum ResolveHandler {
     static func resolve(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let client = environment.clientKey(request)
-        if let limit = environment.resolveLimit {
-            let decision = environment.rateLimiter.check(limit, key: client)
-            if let refusal = APIError.refusal(for: decision) { throw refusal }
-        }
         let identity = try environment.identity()
         let ipHash = identity.context.clientHash(client)
-        if let budget = environment.failedLookupBudget,
-           let refusal = APIError.refusal(for: budget.check(ipHash: ipHash, redis: environment.redis)) {
-            throw refusal
+        let decision: RateLimitDecision? = switch (environment.resolveLimit, environment.failedLookupBudget) {
+        case (let limit?, let budget?):
+            // Both questions in one Redis round trip.
+            environment.rateLimiter.check(limit, key: client, failedLookups: budget, ipHash: ipHash)
+        case (let limit?, nil): environment.rateLimiter.check(limit, key: client)
+        case (nil, let budget?): budget.check(ipHash: ipHash, redis: environment.redis)
+        case (nil, nil): nil
         }
+        if let decision, let refusal = APIError.refusal(for: decision) { throw refusal }
         let metadata = EventMetadata(actor: .system("resolve"), requestId: context.requestID)
         guard let redeemed = try identity.redeemCode.run(request.query["code"] ?? "", now: environment.clock(),
                                                          metadata: metadata) else {

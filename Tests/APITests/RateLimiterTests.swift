@@ -86,6 +86,49 @@ import TestSupport
         #expect((11...12).contains(keyRetry))
     }
 
+    @Test func theResolveCheckCountsTheClientThenRefusesAMarkedIPOnlyWhileTheFailedLookupBudgetIsSpent() throws {
+        let limit = RateLimit.perWindow(name: uniqueName(), count: 3, seconds: 60, onFailure: .closed)
+        let budget = FailedLookupBudget(name: uniqueName(), failures: 1, windowSeconds: 60, rememberSeconds: 60)
+        let redis = RedisPool(configuration: try RedisConfiguration(url: try TestEnvironment.redisURL(), poolSize: 1))
+        let limiter = try limiter()
+        // Not marked: only the client's limit counts, whatever the failed-lookup budget holds.
+        #expect(limiter.check(limit, key: "203.0.113.40", failedLookups: budget, ipHash: "h40") == .allowed(remaining: 2))
+        #expect(budget.recordFailure(ipHash: "h40", redis: redis))   // spends the budget and marks h40
+        // Marked while the budget is spent: 429 with the budget's retry time (one failure per 60 s), the client's unit
+        // taken as the two checks one after the other took it, and not remembered (a clean IP of the same client key
+        // passes at once).
+        guard case .limited(let retry) = limiter.check(limit, key: "203.0.113.40", failedLookups: budget,
+                                                       ipHash: "h40") else {
+            Issue.record("a marked IP was not refused while the budget was spent")
+            return
+        }
+        #expect((59...60).contains(retry))
+        #expect(limiter.rememberedRetryAfter(limit, key: "203.0.113.40") == nil)
+        #expect(budget.check(ipHash: "h40", redis: redis) == .limited(retryAfterSeconds: retry))
+        #expect(limiter.check(limit, key: "203.0.113.40", failedLookups: budget, ipHash: "h41") == .allowed(remaining: 0))
+        // The client's own limit refuses first, and that refusal is remembered.
+        guard case .limited(let limitRetry) = limiter.check(limit, key: "203.0.113.40", failedLookups: budget,
+                                                            ipHash: "h41") else {
+            Issue.record("a spent client limit did not refuse")
+            return
+        }
+        #expect((19...20).contains(limitRetry))
+        #expect(limiter.rememberedRetryAfter(limit, key: "203.0.113.40") != nil)
+    }
+
+    @Test func whenRedisIsDownTheResolveCheckFailsClosedEvenForAnOpenLimit() throws {
+        let scratch = try ScratchRedis()
+        let limiter = try limiter(url: scratch.url)
+        let budget = FailedLookupBudget(name: uniqueName(), failures: 5, windowSeconds: 60, rememberSeconds: 60)
+        let closed = RateLimit.perWindow(name: uniqueName(), count: 10, seconds: 60, onFailure: .closed)
+        let open = RateLimit(name: uniqueName(), perSecond: 100, burst: 200, onFailure: .openWithCap(perProcessPerSecond: 3))
+        #expect(limiter.check(closed, key: "ip", failedLookups: budget, ipHash: "h") == .allowed(remaining: 9))
+        scratch.pause()
+        defer { scratch.resume() }
+        #expect(limiter.check(closed, key: "ip", failedLookups: budget, ipHash: "h") == .unavailable(retryAfterSeconds: 5))
+        #expect(limiter.check(open, key: "ip", failedLookups: budget, ipHash: "h") == .unavailable(retryAfterSeconds: 5))
+    }
+
     @Test func keysHaveTheirOwnBudgetsAndInstancesShareOne() throws {
         let limit = RateLimit.perWindow(name: uniqueName(), count: 2, seconds: 60, onFailure: .closed)
         let first = try limiter()
