@@ -66,11 +66,9 @@ enum GCRA {
         return {1, math.floor((capacity - (new_tat - now)) / emission), 0}
         """)
 
-    /// KEYS: gate budget, budget. ARGV: the gate's emission µs and burst, then the budget's.
-    /// Peeks the gate (counting nothing); only when one unit would fit it, takes one unit of the budget as `script`
-    /// does. Returns {allowed 1|0, remaining, retry-after µs, gated 1|0} — one round trip for "is this client over
-    /// its failed-check budget, and if not, count this request against its key's budget".
-    static let gatedScript = RedisScript(source: """
+    /// The start of the scripts that look at two budgets: `now` from Redis' clock, and `next_tat(key, emission)`, the
+    /// TAT a budget would have after one more unit.
+    private static let twoBudgetPrelude = """
         local time = redis.call('TIME')
         local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
         local function next_tat(key, emission)
@@ -78,6 +76,14 @@ enum GCRA {
             if tat < now then tat = now end
             return tat + emission
         end
+
+        """
+
+    /// KEYS: gate budget, budget. ARGV: the gate's emission µs and burst, then the budget's.
+    /// Peeks the gate (counting nothing); only when one unit would fit it, takes one unit of the budget as `script`
+    /// does. Returns {allowed 1|0, remaining, retry-after µs, gated 1|0} — one round trip for "is this client over
+    /// its failed-check budget, and if not, count this request against its key's budget".
+    static let gatedScript = RedisScript(source: twoBudgetPrelude + """
         local gate_emission, gate_burst = tonumber(ARGV[1]), tonumber(ARGV[2])
         local gate_tat = next_tat(KEYS[1], gate_emission)
         local gate_capacity = gate_burst * gate_emission
@@ -95,14 +101,7 @@ enum GCRA {
     /// peeks the failed-lookup budget (counting nothing there). Returns {allowed 1|0, remaining, retry-after µs,
     /// 1 when the failed-lookup budget refused} — the resolve route's two questions ("is this client within its
     /// limit?" and "has it failed lately while the deployment's failed-lookup budget is spent?") in one round trip.
-    static let takeThenPeekMarkedScript = RedisScript(source: """
-        local time = redis.call('TIME')
-        local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-        local function next_tat(key, emission)
-            local tat = tonumber(redis.call('GET', key) or now)
-            if tat < now then tat = now end
-            return tat + emission
-        end
+    static let takeThenPeekMarkedScript = RedisScript(source: twoBudgetPrelude + """
         local emission, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
         local new_tat = next_tat(KEYS[1], emission)
         local capacity = burst * emission

@@ -13,6 +13,12 @@ import HTTPServer
 enum ResolveHandler {
     static func resolve(_ request: Request, _ context: RequestContext, _ environment: Environment) throws -> Response {
         let client = environment.clientKey(request)
+        if let limit = environment.resolveLimit,
+           let seconds = environment.rateLimiter.rememberedRetryAfter(limit, key: client) {
+            // A client this process saw limited is refused from memory before anything else (no keyed hash of its
+            // address, no Redis): a flood of refused requests costs near what /healthz costs.
+            throw APIError.rateLimited(retryAfterSeconds: seconds)
+        }
         let identity = try environment.identity()
         let ipHash = identity.context.clientHash(client)
         let decision: RateLimitDecision? = switch (environment.resolveLimit, environment.failedLookupBudget) {
