@@ -40,7 +40,7 @@ final class LogBuffer: Sendable {
 
     /// Queues one complete line (ending in a newline).
     func append(_ line: [UInt8]) {
-        let overLimit = shardOfThisThread().pending.withLock { buffer in
+        let overLimit = shards[ThreadShard.index(count: Self.shardCount)].pending.withLock { buffer in
             buffer.append(contentsOf: line)
             return buffer.count >= limit
         }
@@ -63,12 +63,6 @@ final class LogBuffer: Sendable {
             }
             LogBuffer.writeAll(batch, to: descriptor)
         }
-    }
-
-    /// The calling thread's shard (Fibonacci hashing of its pthread id, whose low bits are alignment).
-    private func shardOfThisThread() -> Shard {
-        let thread = UInt64(UInt(pthread_self()))
-        return shards[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> 61)]
     }
 
     /// Stops the writer thread after a last flush.

@@ -81,9 +81,7 @@ public final class Metrics: Sendable {
 
     /// Counts one answered request and its duration in seconds.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        var threadHash = Hasher()
-        threadHash.combine(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))))
-        let shard = shards[Int(UInt(bitPattern: threadHash.finalize()) % UInt(Metrics.shardCount))]
+        let shard = shards[ThreadShard.index(count: Metrics.shardCount)]
         shard.state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             // In place: copying the histogram out and back copied its buckets on every request.
