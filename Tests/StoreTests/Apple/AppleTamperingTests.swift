@@ -90,18 +90,32 @@ struct AppleTamperingTests {
         }
     }
 
-    @Test func aSignatureOfAnotherLengthIsMalformed() {
+    @Test func aSignatureOfAnotherLengthDoesNotVerifyAndAnEmptyOneIsMalformed() {
         let parts = segments(signed)
         let signature = Base64URL.decode(parts[2])!
         #expect(verify(parts[0] + "." + parts[1] + "." + Base64URL.encode(Array(signature.dropLast())))
-            .isMalformed(.malformedJWS))
+            .isUnauthorized(.invalidSignature))
+        #expect(verify(parts[0] + "." + parts[1] + "." + Base64URL.encode(signature + [0]))
+            .isUnauthorized(.invalidSignature))
         #expect(verify(parts[0] + "." + parts[1] + ".").isMalformed(.malformedJWS))
     }
 
-    @Test func aSignatureInDERInsteadOfRawIsRefused() {
+    @Test func aSignatureInDERInsteadOfRawDoesNotVerify() {
         let parts = segments(signed)
         let der = ECDSASignature.der(fromRaw: Base64URL.decode(parts[2])!)!
-        #expect(verify(parts[0] + "." + parts[1] + "." + Base64URL.encode(der)).refusal != nil)
+        #expect(verify(parts[0] + "." + parts[1] + "." + Base64URL.encode(der)).isUnauthorized(.invalidSignature))
+    }
+
+    @Test func aPayloadChangedInTransitIntoTextThatIsNoPayloadIsUnauthorizedNotMalformed() {
+        let parts = segments(signed)
+        for replacement in [Base64URL.encode(Array("{".utf8)), Base64URL.encode(Array("[1,2]".utf8)),
+                            Base64URL.encode(Array(#"{"notificationType":"TEST"}"#.utf8))] {
+            #expect(verify(parts[0] + "." + replacement + "." + parts[2]).isUnauthorized(.invalidSignature),
+                    "\(replacement)")
+        }
+        var bytes = Base64URL.decode(parts[1])!
+        bytes[0] = UInt8(ascii: "x")   // the payload's opening brace: no JSON any more
+        #expect(verify(parts[0] + "." + Base64URL.encode(bytes) + "." + parts[2]).isUnauthorized(.invalidSignature))
     }
 
     @Test func aChangedLeafCertificateIsRefused() {
@@ -159,24 +173,24 @@ struct AppleTamperingTests {
         #expect(verify(swapped.sign(ApplePayloads.notification())).isUnauthorized(.untrustedChain))
     }
 
-    @Test func anythingButThreeCertificatesIsMalformed() {
+    @Test func anythingButThreeCertificatesIsAChainThatDoesNotVerify() {
         let two = signer.with(chain: Array(signer.chain.prefix(2)))
-        #expect(verify(two.sign(ApplePayloads.notification())).isMalformed(.wrongCertificateCount))
+        #expect(verify(two.sign(ApplePayloads.notification())).isUnauthorized(.wrongCertificateCount))
         let four = signer.with(chain: signer.chain + [signer.chain[2]])
-        #expect(verify(four.sign(ApplePayloads.notification())).isMalformed(.wrongCertificateCount))
+        #expect(verify(four.sign(ApplePayloads.notification())).isUnauthorized(.wrongCertificateCount))
     }
 
-    @Test func certificatesThatAreNoCertificatesAreMalformed() {
+    @Test func certificatesThatAreNoCertificatesAreAChainThatDoesNotVerify() {
         let notBase64 = signer.with(chain: ["%%%", signer.chain[1], signer.chain[2]])
-        #expect(verify(notBase64.sign(ApplePayloads.notification())).isMalformed(.malformedCertificate))
+        #expect(verify(notBase64.sign(ApplePayloads.notification())).isUnauthorized(.malformedCertificate))
         let notDER = signer.with(chain: [signer.chain[0], Data("hello".utf8).base64EncodedString(), signer.chain[2]])
-        #expect(verify(notDER.sign(ApplePayloads.notification())).isMalformed(.malformedCertificate))
+        #expect(verify(notDER.sign(ApplePayloads.notification())).isUnauthorized(.malformedCertificate))
         let urlAlphabet = signer.chain[0].replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
         if urlAlphabet != signer.chain[0] {
             let chain = [urlAlphabet, signer.chain[1], signer.chain[2]]
             #expect(verify(signer.with(chain: chain).sign(ApplePayloads.notification()))
-                .isMalformed(.malformedCertificate))
+                .isUnauthorized(.malformedCertificate))
         }
     }
 }

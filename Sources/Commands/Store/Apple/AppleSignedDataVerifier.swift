@@ -129,26 +129,43 @@ public final class AppleSignedDataVerifier: Sendable {
             return .failure(.unauthorized(problem(.unsupportedAlgorithm, part, "alg is not ES256")))
         }
         guard jws.certificateChain.count == Self.certificateCount else {
-            return .failure(.malformed(problem(.wrongCertificateCount, part,
-                                               "x5c has \(jws.certificateChain.count) certificates, not 3")))
+            return .failure(.unauthorized(problem(.wrongCertificateCount, part,
+                                                  "x5c has \(jws.certificateChain.count) certificates, not 3")))
         }
         let payload: Payload
         switch decode(jws.payload) {
         case .success(let decoded): payload = decoded
-        case .failure(let failure): return .failure(.malformed(problem(.malformedPayload, part, failure.message)))
+        case .failure(let failure):
+            // Only what the App Store signed is judged malformed: a payload that does not decode is first checked
+            // against its signature (at `now`: it has no readable `signedDate`), so a payload changed in transit is
+            // a 401 like any other tampering, and a signed one the decoder refuses a 400.
+            if case .failure(let refusal) = signatureCheck(jws, part: part, at: Self.seconds(now)) {
+                return .failure(refusal)
+            }
+            return .failure(.malformed(problem(.malformedPayload, part, failure.message)))
         }
-        let time = payload[keyPath: signedDate].map(Self.seconds(milliseconds:))
-            ?? Int64(now.timeIntervalSince1970.rounded(.down))
+        let time = payload[keyPath: signedDate].map(Self.seconds(milliseconds:)) ?? Self.seconds(now)
+        return signatureCheck(jws, part: part, at: time).map { payload }
+    }
+
+    /// Whether `jws` carries a chain up to a configured root, valid at `time`, whose leaf's key made its signature.
+    private func signatureCheck(
+        _ jws: CompactJWS, part: AppleVerificationProblem.Part, at time: Int64
+    ) -> Result<Void, AppleVerificationFailure> {
         let leafKey: ECDSAPublicKey
         switch self.leafKey(jws, part: part, at: time) {
         case .success(let key): leafKey = key
         case .failure(let failure): return .failure(failure)
         }
         guard leafKey.isValidSignature(jws.signature, for: jws.signingInput) else {
-            return .failure(.unauthorized(problem(.invalidSignature, part, "the signature does not verify")))
+            return .failure(.unauthorized(problem(.invalidSignature, part, jws.signature.count
+                == CompactJWS.signatureByteCount ? "the signature does not verify"
+                : "an ES256 signature is \(CompactJWS.signatureByteCount) bytes, not \(jws.signature.count)")))
         }
-        return .success(payload)
+        return .success(())
     }
+
+    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     /// The leaf's key once `x5c[0]` and `x5c[1]` chain up to a root with the App Store OIDs, valid at `time`.
     private func leafKey(
@@ -162,8 +179,8 @@ public final class AppleSignedDataVerifier: Sendable {
         guard let leafDER = jws.certificateDER(at: 0), let leaf = X509Certificate(der: leafDER),
               let intermediateDER = jws.certificateDER(at: 1),
               let intermediate = X509Certificate(der: intermediateDER) else {
-            return .failure(.malformed(problem(.malformedCertificate, part,
-                                               "x5c[0] and x5c[1] must be base64 DER certificates")))
+            return .failure(.unauthorized(problem(.malformedCertificate, part,
+                                                  "x5c[0] and x5c[1] must be base64 DER certificates")))
         }
         let chain: [X509Certificate]
         switch store.verify(leaf: leaf, intermediates: [intermediate], at: time) {

@@ -3,10 +3,12 @@
 /// Either way nothing may be recorded or forwarded. The problem says what and where, for logs and tests; it holds
 /// no value from the payload.
 public enum AppleVerificationFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Not a JWS of the App Store's form: segments, base64url, header, `x5c`, certificates or payload JSON.
+    /// Not a JWS of the App Store's form: segments, base64url, header, no `x5c`, or a payload that its own signature
+    /// covers and that does not decode.
     case malformed(AppleVerificationProblem)
-    /// Well-formed but not trustworthy or not for this app: algorithm, chain, OIDs, validity at `signedDate`,
-    /// signature, bundle id, App Store app id, environment.
+    /// Well-formed but not trustworthy or not for this app: algorithm, chain (not three certificates, one that does
+    /// not decode, no path to a configured root), OIDs, validity at `signedDate`, signature (of any length),
+    /// bundle id, App Store app id, environment.
     case unauthorized(AppleVerificationProblem)
 
     /// The problem, whichever the kind.
@@ -29,9 +31,9 @@ public struct AppleVerificationProblem: Hashable, Sendable, CustomStringConverti
     /// The rule that failed.
     public enum Reason: String, Hashable, Sendable {
         // Malformed.
-        case malformedJWS, missingCertificateChain, wrongCertificateCount, malformedCertificate, malformedPayload
+        case malformedJWS, missingCertificateChain, malformedPayload
         // Unauthorized.
-        case unsupportedAlgorithm, untrustedChain, certificateNotValidAtSignedDate, missingLeafOID,
+        case wrongCertificateCount, malformedCertificate, unsupportedAlgorithm, untrustedChain, certificateNotValidAtSignedDate, missingLeafOID,
              missingIntermediateOID, unsupportedKey, invalidSignature, bundleIdMismatch, appAppleIdMismatch,
              environmentNotAccepted, environmentMismatch
     }

@@ -24,7 +24,8 @@ public struct CompactJWS: Sendable, Equatable {
     public let certificateChain: [String]
     /// The decoded payload bytes (JSON for the App Store, checked by the payload's own decoder).
     public let payload: [UInt8]
-    /// The decoded signature: 64 bytes, raw `R ‖ S`.
+    /// The decoded signature as sent: an ES256 signature is 64 bytes, raw `R ‖ S`; another length (a DER signature,
+    /// a truncated one) never verifies, and the verifier says so (401, not a malformed JWS).
     public let signature: [UInt8]
     /// The bytes the signature covers: the first two segments as sent, joined by `.` (ASCII).
     public let signingInput: [UInt8]
@@ -37,7 +38,8 @@ public struct CompactJWS: Sendable, Equatable {
     }
 
     /// Parses compact JWS text: exactly three base64url segments (no padding), a JSON object header whose `alg` is
-    /// `ES256` and whose `x5c` is an array of strings, and a 64-byte signature.
+    /// `ES256` and whose `x5c` is an array of strings, and a
+    /// signature segment that is not empty.
     public static func parse(_ text: String) -> Result<CompactJWS, CompactJWSFailure> {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return .failure(.malformed("the JWS is empty")) }
@@ -74,9 +76,7 @@ public struct CompactJWS: Sendable, Equatable {
         guard let signature = decodeSegment(segments[2]) else {
             return .failure(.malformed("the JWS signature is not base64url"))
         }
-        guard signature.count == signatureByteCount else {
-            return .failure(.malformed("an ES256 signature is \(signatureByteCount) bytes, not \(signature.count)"))
-        }
+        guard !signature.isEmpty else { return .failure(.malformed("the JWS has no signature")) }
         let signingInput = Array(bytes[..<segments[1].endIndex])
         return .success(CompactJWS(algorithm: algorithm, certificateChain: chain, payload: payload,
                                    signature: signature, signingInput: signingInput))

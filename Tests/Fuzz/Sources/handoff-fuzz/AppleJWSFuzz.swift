@@ -68,7 +68,7 @@ enum AppleJWSFuzz {
         let segments = candidate.split(separator: ".", omittingEmptySubsequences: false)
         check(segments.count == 3, "a parsed JWS has \(segments.count) segments")
         check(jws.algorithm == "ES256", "alg \(jws.algorithm)")
-        check(jws.signature.count == 64, "a signature of \(jws.signature.count) bytes")
+        check(!jws.signature.isEmpty, "an empty signature")
         check((1...8).contains(jws.certificateChain.count), "\(jws.certificateChain.count) certificates")
         check(jws.signingInput == Array((segments[0] + "." + segments[1]).utf8), "the signing input is not the text's")
         check(Base64URLText.encode(jws.payload) == segments[1], "the payload segment is not canonical")
