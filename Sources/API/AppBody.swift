@@ -75,10 +75,16 @@ enum AppBody {
     }
 
     /// A secret's plain text: a string, or for `googleServiceAccountKey` the key file's object (every member a
-    /// string), checked and turned into its JSON text.
+    /// string) or the key file's text as one string, checked and turned into its JSON text.
     static func secret(_ kind: AppSecretKind, in container: KeyedDecodingContainer<JSONField>) throws -> String {
         let key = JSONField(kind.rawValue)
         guard kind == .googleServiceAccountKey else { return try container.decode(String.self, forKey: key) }
+        if let text = try? container.decode(String.self, forKey: key) {
+            switch GoogleServiceAccountKey.parse(jsonText: text, field: kind.rawValue) {
+            case .success(let parsed): return parsed.jsonText
+            case .failure(let refusal): throw APIError(refusal)
+            }
+        }
         let members = try container.nestedContainer(keyedBy: JSONField.self, forKey: key)
         var values: [String: String] = [:]
         for member in members.allKeys { values[member.stringValue] = try members.decode(String.self, forKey: member) }

@@ -92,6 +92,24 @@ import TestSupport
         }
     }
 
+    @Test func theServiceAccountKeyMayBeSentAsTheKeyFilesTextInOneString() throws {
+        let fixture = try AppFixture.migrated()
+        let tenant = try fixture.tenants.tenant()
+        let asText = String(decoding: try JSONEncoder().encode(AppFixture.keyFileJSON), as: UTF8.self)
+        let created = try fixture.createApp(key: tenant.key, """
+            {"platform":"android","bundleId":"com.example.reader","googleServiceAccountKey":\(asText)}
+            """)
+        let token = try #require(created["storeToken"] as? String)
+        let app = try #require(try fixture.model.lookup.storeApp(token: token))
+        let key = try GoogleServiceAccountKey.parse(jsonText: try #require(app.googleServiceAccountKey), field: "k")
+            .get()
+        #expect(key.privateKey == AppFixture.pem && key.clientEmail == "play@p-1.iam.gserviceaccount.com")
+        let refused = fixture.send(.post, "/s2s/v1/apps", key: tenant.key,
+                                   body: #"{"platform":"ios","bundleId":"a","googleServiceAccountKey":"not json"}"#)
+        #expect(refused.status == 400)
+        #expect(bodyText(refused).contains("'googleServiceAccountKey'"))
+    }
+
     @Test func anAppIsRefusedFieldByField() throws {
         let fixture = try AppFixture.migrated()
         let tenant = try fixture.tenants.tenant()

@@ -45,6 +45,7 @@ extension ContractFields {
             properties.append(.optional(member, text))
         }
         return JSONSchema.object(properties)
-            .described("the JSON key file of a Google Cloud service account, for the Play Developer API; write-only")
+            .described("the JSON key file of a Google Cloud service account, for the Play Developer API; write-only "
+                + "(the file's text as one JSON string is taken too)")
     }()
 }

@@ -32,9 +32,12 @@ public enum AppleNotificationEffect {
         return .none
     }
 
-    /// `originalTransactionId` for an auto-renewable subscription, `transactionId` otherwise.
+    /// The transaction types that are subscriptions (Apple's `type`): their payment is the `originalTransactionId`.
+    static let subscriptionTypes: Set<String> = ["Auto-Renewable Subscription", "Non-Renewing Subscription"]
+
+    /// `originalTransactionId` for a subscription (auto-renewable or not), `transactionId` otherwise.
     public static func paymentID(_ transaction: AppleTransaction) -> PaymentID? {
-        let text = transaction.type == "Auto-Renewable Subscription"
+        let text = transaction.type.map(subscriptionTypes.contains) == true
             ? (transaction.originalTransactionId ?? transaction.transactionId) : transaction.transactionId
         return text.flatMap { try? PaymentID.parse($0).get() }
     }
