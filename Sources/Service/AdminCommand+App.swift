@@ -7,17 +7,10 @@ import Foundation
 extension AdminCommand {
     static let appUsage = """
         usage: handoff admin app create --project P --platform ios|android --bundle-id B [app settings]
-               handoff admin app update --app ID [--bundle-id B] [app settings]
+               handoff admin app update --app ID [--bundle-id B] [app settings] [ingest settings]
                handoff admin app rotate-token --app ID
                handoff admin app rotate-publishable-key --app ID
-               handoff admin app ingest-settings --app ID [--enabled on|off] [--identify on|off] [--leads on|off]
-                   [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
-                   [--flush-interval-ms N] [--flush-events N] [--recording on|off] [--recording-screenshots on|off]
-                   [--recording-health on|off] [--recording-exclude-screens GLOB,…] [--recording-sample-rate 0…1]
-                   [--signup-is-lead on|off] [--recording-mask-text on|off] [--recording-mask-images on|off]
-                   [--recording-wifi-only on|off] [--recording-unmask-anchors A,B] [--recording-mask-anchors A,B]
-                   [--recording-max-fps 1…30] [--skan on|off] [--attestation on|off] [--link-hosts H,…]
-                   [--link-path-prefix /P]
+               handoff admin app ingest-settings --app ID [ingest settings]
                handoff admin app show --app ID
                handoff admin app destination add --app ID --scheme x3|attribloom --url URL [--secret S]
                handoff admin app destination remove --app ID --destination ID
@@ -25,12 +18,21 @@ extension AdminCommand {
                       [--google-push-service-account EMAIL] [--google-service-account-key FILE]
                       [--meta-install-referrer-key HEX64]
                       (on update, an empty value clears one)
+        ingest settings (the AppConfig): [--enabled on|off] [--identify on|off] [--leads on|off]
+                   [--blocked-events A,B] [--exclude-screens GLOB,…] [--session-timeout-ms N]
+                   [--flush-interval-ms N] [--flush-events N] [--recording on|off] [--recording-screenshots on|off]
+                   [--recording-health on|off] [--recording-exclude-screens GLOB,…] [--recording-sample-rate 0…1]
+                   [--signup-is-lead on|off] [--recording-mask-text on|off] [--recording-mask-images on|off]
+                   [--recording-wifi-only on|off] [--recording-unmask-anchors A,B] [--recording-mask-anchors A,B]
+                   [--recording-max-fps 1…30] [--skan on|off] [--attestation on|off] [--link-hosts H,…]
+                   [--link-path-prefix /P]
         """
 
     /// An app subcommand, its arguments checked.
     enum AppCommand {
         case create(ProjectID, AppDraft)
-        case update(AppID, AppChange)
+        /// The app's own fields and its ingest settings (either may be empty, not both).
+        case update(AppID, AppChange, ingest: [String: String])
         case rotateToken(AppID)
         case rotatePublishableKey(AppID)
         case ingestSettings(AppID, [String: String])
@@ -40,6 +42,7 @@ extension AdminCommand {
     }
 
     static let appSettingFlags = ["--app-apple-id", "--forward-url"] + AppSecretKind.allCases.map(\.flag)
+    static let ingestSettingFlags = IngestSettingsChange.names.map { "--" + $0 }
 
     /// Runs `handoff admin app <arguments>` (the words after `app`); the exit status of `run`.
     static func runApp(_ arguments: [String], environment: [String: String]) -> Int32 {
@@ -94,7 +97,12 @@ extension AdminCommand {
                 appAppleId: appAppleId, forwardUrl: flags.values["--forward-url"], secrets: secrets, fields: .flags))
             return .create(project, draft)
         case "update":
-            let flags = try Flags(rest, allowed: ["--app", "--bundle-id"] + appSettingFlags)
+            let flags = try Flags(rest, allowed: ["--app", "--bundle-id", "--platform", "--project"] + appSettingFlags
+                + ingestSettingFlags)
+            for fixed in ["--platform", "--project"] where flags.values[fixed] != nil {
+                throw UsageError(message: "\(fixed) cannot change: an app keeps its platform and project "
+                    + "(create another app instead)")
+            }
             var change = AppChange(fields: .flags)
             change.bundleId = flags.values["--bundle-id"]
             var refusals: [FieldRefusal?] = []
@@ -115,18 +123,17 @@ extension AdminCommand {
             }
             if let refusal = refusals.compactMap({ $0 }).first { throw UsageError(message: refusal.message) }
             let app = try appID(flags)
-            guard !change.isEmpty else { throw UsageError(message: "give at least one setting to change") }
-            return .update(app, change)
+            let ingest = try ingestChanges(flags)
+            guard !change.isEmpty || !ingest.isEmpty else {
+                throw UsageError(message: "give at least one setting to change")
+            }
+            return .update(app, change, ingest: ingest)
         case "rotate-token":
             return .rotateToken(try appID(try Flags(rest, allowed: ["--app"])))
         case "ingest-settings":
-            let flags = try Flags(rest, allowed: ["--app"] + IngestSettingsChange.names.map { "--" + $0 })
-            var changes: [String: String] = [:]
-            for name in IngestSettingsChange.names { changes[name] = flags.values["--" + name] }
+            let flags = try Flags(rest, allowed: ["--app"] + ingestSettingFlags)
+            let changes = try ingestChanges(flags)
             guard !changes.isEmpty else { throw UsageError(message: "give at least one setting to change") }
-            if case .failure(let refusal) = IngestSettingsChange.apply(changes, to: .defaults) {
-                throw UsageError(message: refusal.message)
-            }
             return .ingestSettings(try appID(flags), changes)
         case "rotate-publishable-key":
             return .rotatePublishableKey(try appID(try Flags(rest, allowed: ["--app"])))
@@ -147,8 +154,16 @@ extension AdminCommand {
             let created = try model.createApp.run(project: project, org: nil, draft: draft, metadata: metadata)
             return try encode(TokenAnswer(appId: created.app.appId, storeToken: created.storeToken.text,
                                           storeUrls: StoreURLs(base: publicBaseURL, token: created.storeToken)))
-        case .update(let app, let change):
-            return try encode(try model.updateApp.run(scope(app), change: change, metadata: metadata))
+        case .update(let app, let change, let ingestChanges):
+            // As `PATCH /s2s/v1/apps/{appId}`: the app's fields first, then its ingest settings; the app as it is.
+            var updated = change.isEmpty ? nil : try model.updateApp.run(scope(app), change: change,
+                                                                         metadata: metadata)
+            if !ingestChanges.isEmpty {
+                _ = try ingest.changeSettings.run(scope(app), changes: ingestChanges, metadata: metadata)
+                updated = try model.lookup.appOfAnyOrg(app)
+            }
+            guard let updated else { throw Refusal.notFound("no app has this id", field: "--app") }
+            return try encode(updated)
         case .rotateToken(let app):
             let rotated = try model.rotateStoreToken.run(scope(app), metadata: metadata)
             return try encode(TokenAnswer(appId: rotated.app.appId, storeToken: rotated.storeToken.text,
@@ -185,6 +200,17 @@ extension AdminCommand {
         var appId: String
         var storeToken: String
         var storeUrls: StoreURLs
+    }
+
+    /// The ingest settings the flags change (`--enabled off` → `enabled: off`), checked against the defaults so a
+    /// bad value is a usage error before any database work.
+    private static func ingestChanges(_ flags: Flags) throws -> [String: String] {
+        var changes: [String: String] = [:]
+        for name in IngestSettingsChange.names { changes[name] = flags.values["--" + name] }
+        if case .failure(let refusal) = IngestSettingsChange.apply(changes, to: .defaults) {
+            throw UsageError(message: refusal.message)
+        }
+        return changes
     }
 
     private static func appID(_ flags: Flags) throws -> AppID {

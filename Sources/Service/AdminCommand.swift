@@ -196,21 +196,30 @@ public enum AdminCommand {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// `--flag value` pairs; an unknown, repeated or valueless flag is a usage error naming it.
+    /// `--flag value` (or `--flag=value`) pairs; an unknown, repeated or valueless flag is a usage error naming it.
     struct Flags {
         var values: [String: String] = [:]
 
         init(_ arguments: [String], allowed: [String]) throws {
             var index = 0
             while index < arguments.count {
-                let flag = arguments[index]
+                var flag = arguments[index]
+                var value: String?
+                if flag.hasPrefix("--"), let equals = flag.firstIndex(of: "=") {
+                    value = String(flag[flag.index(after: equals)...])
+                    flag = String(flag[..<equals])
+                }
                 guard allowed.contains(flag) else {
                     throw UsageError(message: "unknown argument \"\(flag)\"")
                 }
-                guard index + 1 < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+                if value == nil {
+                    guard index + 1 < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+                    value = arguments[index + 1]
+                    index += 1
+                }
                 guard values[flag] == nil else { throw UsageError(message: "\(flag) is given twice") }
-                values[flag] = arguments[index + 1]
-                index += 2
+                values[flag] = value
+                index += 1
             }
         }
 

@@ -46,6 +46,14 @@ import TestSupport
         #expect(updated["revenuecatSecret"] is NSNull && updated["appAppleId"] as? Int == 77)
         #expect(updated["forwardUrl"] as? String == "https://b.example.com/in")
 
+        let spelledWithEquals = try admin(fixture, ["update", "--app=\(appId)", "--app-apple-id=78"]).json()
+        #expect(spelledWithEquals["appAppleId"] as? Int == 78)
+        for fixed in ["--platform", "--project"] {
+            let refused = try admin(fixture, ["update", "--app", appId, fixed, "ios"])
+            #expect(refused.status == .exited(2) && refused.stderr.contains("\(fixed) cannot change"),
+                    "\(refused.stderr)")
+        }
+
         let rotated = try admin(fixture, ["rotate-token", "--app", appId]).json()
         let newToken = try #require(rotated["storeToken"] as? String)
         #expect(newToken != token && rotated["appId"] as? String == appId)
@@ -62,7 +70,7 @@ import TestSupport
         let again = try admin(fixture, ["destination", "remove", "--app", appId, "--destination", destination])
         #expect(again.status == .exited(1) && again.stderr.contains("the app has no destination with this id"))
         // The S2S view of the project shows the same app.
-        #expect(jsonObject(fixture.send(.get, "/s2s/v1/apps/\(appId)", key: tenant.key))["appAppleId"] as? Int == 77)
+        #expect(jsonObject(fixture.send(.get, "/s2s/v1/apps/\(appId)", key: tenant.key))["appAppleId"] as? Int == 78)
     }
 
     @Test func badArgumentsExit2NamingTheFlagAndAnUnknownAppExits1() throws {

@@ -53,8 +53,14 @@ import TestSupport
         #expect(text.contains(#""ingest":{"# + Self.membersBeforeRev + #","rev":\#(after),"#
             + Self.screensAndSession + #","signupIsLead":true,"skan":true}"#), "\(text)")
         let config = bodyText(fixture.config(app.key, Self.ios))
-        #expect(config == #"{"app":{"bid":"com.example.Reader","id":"\#(app.appId)","plat":"ios"},"#
-            + Self.membersBeforeRev + #","rev":\#(after),"# + Self.screensAndSession + #","skan":true,"v":1}"#)
+        #expect(config == #"{"v":1,"rev":\#(after),"#
+            + #""app":{"id":"\#(app.appId)","plat":"ios","bid":"com.example.Reader"},"enabled":false,"#
+            + #""flush":{"intervalMs":30000,"events":20},"session":{"timeoutMs":600000},"#
+            + #""events":{"blocked":["debug_tap"]},"screens":{"exclude":["Settings*"]},"identify":{"enabled":false},"#
+            + #""leads":{"enabled":true},"recording":{"enabled":true,"sampleRate":1,"excludeScreens":["Pay*"],"#
+            + #""maskText":false,"maskImages":false,"unmaskAnchors":["title"],"maskAnchors":["card"],"#
+            + #""screenshots":true,"maxFps":4,"wifiOnly":false,"health":true},"skan":true,"#
+            + #""links":{"hosts":["go.example.com"],"pathPrefix":"/app"},"attestation":true}"#, "\(config)")
         // The same read over GET, and an absent setting is kept by the next change.
         let again = fixture.apps.send(.patch, "/s2s/v1/apps/\(app.appId)", key: app.tenant.key,
                                       body: #"{"ingest":{"skan":false}}"#)
@@ -166,5 +172,30 @@ import TestSupport
         let refused = try fixture.admin(["ingest-settings", "--app", app.appId, "--recording-max-fps", "0"])
         #expect(refused.status == .exited(2))
         #expect(refused.stderr.contains("field '--recording-max-fps' must be 1–30"), "\(refused.stderr)")
+    }
+
+    @Test func appUpdateTakesTheIngestSettingsAloneOrWithTheAppsFieldsAndAnswersTheApp() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let before = try #require(rev(fixture, app.key))
+        let alone = try fixture.admin(["update", "--app", app.appId, "--enabled", "off", "--session-timeout-ms",
+                                       "600000"])
+        #expect(alone.status == .exited(0), "\(alone.stderr)")
+        let answered = try alone.json()
+        #expect(answered["appId"] as? String == app.appId)
+        #expect((answered["ingest"] as? [String: Any])?["enabled"] as? Bool == false)
+        let config = jsonObject(fixture.config(app.key, Self.ios))
+        #expect(config["enabled"] as? Bool == false)
+        #expect((config["session"] as? [String: Any])?["timeoutMs"] as? Int == 600_000)
+        #expect(try #require(rev(fixture, app.key)) > before)
+
+        let both = try fixture.admin(["update", "--app", app.appId, "--app-apple-id", "4242", "--leads", "on"])
+        #expect(both.status == .exited(0), "\(both.stderr)")
+        #expect(try both.json()["appAppleId"] as? Int == 4242)
+        #expect((jsonObject(fixture.config(app.key, Self.ios))["leads"] as? [String: Any])?["enabled"] as? Bool == true)
+
+        let refused = try fixture.admin(["update", "--app", app.appId, "--enabled", "maybe"])
+        #expect(refused.status == .exited(2) && refused.stderr.contains("'--enabled'"), "\(refused.stderr)")
+        #expect(jsonObject(fixture.config(app.key, Self.ios))["enabled"] as? Bool == false)
     }
 }
