@@ -6,11 +6,18 @@ import Postgres
 extension IngestRowStore {
     /// The statements that keep a stored batch's account tokens (`app_install_identities`, migration 0034: inserted,
     /// or their attribution and last sighting moved) and its erase proof (`dp`, kept only if the install has none).
+    ///
+    /// Every stored batch, with an identity or without, sets the attribution of the install's tokens already kept to
+    /// its own `cs`: the `identity` tier needs attribution granted in the install's latest batch (issue 20), so a
+    /// later batch that denies it (or grants it again) counts even when it names no identity.
     static func identityStatements(_ rows: IngestRows) -> [Statement] {
-        var statements: [Statement] = []
         let org = PostgresValue.text(rows.orgId.description)
         let app = PostgresValue.text(rows.appId.description)
         let install = PostgresValue.text(rows.installHash)
+        var statements = [Statement("""
+            UPDATE app_install_identities SET attribution = $3::boolean
+            WHERE app_id = $1::uuid AND install_hash = $2 AND attribution <> $3::boolean
+            """, [app, install, .bool(rows.attributionGranted)], prepared: true)]
         if !rows.identity.isEmpty {
             var kinds = PostgresArray(.text), tokens = PostgresArray(.text)
             for (kind, token) in rows.identity.sorted(by: { $0.key < $1.key }) {

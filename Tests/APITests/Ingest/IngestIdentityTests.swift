@@ -72,6 +72,23 @@ import TestSupport
         #expect(try tokens(fixture, app: app.appId).count == 2)
     }
 
+    @Test func aLaterBatchWithoutAnIdentityThatDeniesAttributionKeepsTheInstallFromTheIdentityTier() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        #expect(fixture.batch(Self.batch(app.key, inst: "A", identity: #""xid":"\#(Self.xid)""#)).status == 200)
+        #expect(try tokens(fixture, app: app.appId) == ["xid:\(Self.xid):true"])
+        // The install's latest batch names no identity and denies attribution: its tokens no longer count.
+        #expect(fixture.batch(Self.batch(app.key, inst: "A", identity: nil, cs: "gdgg")).status == 200)
+        #expect(try tokens(fixture, app: app.appId) == ["xid:\(Self.xid):false"])
+        #expect(bodyText(fixture.install(Self.install(app.key, inst: "A"))) == #"{"ok":true,"tier":"organic"}"#)
+        // Another install's batch changes nothing of this one's.
+        #expect(fixture.batch(Self.batch(app.key, inst: "B", identity: nil, cs: "gggg")).status == 200)
+        #expect(try tokens(fixture, app: app.appId) == ["xid:\(Self.xid):false"])
+        // Granted again in a batch without an identity: the tokens count again, for an install recorded later.
+        #expect(fixture.batch(Self.batch(app.key, inst: "A", identity: nil, cs: "gggg")).status == 200)
+        #expect(try tokens(fixture, app: app.appId) == ["xid:\(Self.xid):true"])
+    }
+
     @Test func anOrganicInstallBecomesIdentityOnceABatchIdentifiesItWithAttributionGranted() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
