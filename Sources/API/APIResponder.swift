@@ -26,14 +26,24 @@ public struct APIResponder: Responder {
             response = run(route, request, requestID: requestID, pattern: routePattern)
         case .methodNotAllowed(let allowed):
             let methods = allowed.map(\.rawValue).joined(separator: ", ")
-            response = JSONResponse.error(APIError(
-                status: 405, code: .methodNotAllowed, message: "this path takes \(methods)",
-                headers: ["Allow": methods]))
+            if Self.isIngestPath(request.path) {
+                response = IngestResponse.error(.methodNotAllowed)
+                response.headers.add("Allow", methods)
+            } else {
+                response = JSONResponse.error(APIError(
+                    status: 405, code: .methodNotAllowed, message: "this path takes \(methods)",
+                    headers: ["Allow": methods]))
+            }
         case .notFound:
-            response = JSONResponse.error(.notFound)
+            response = Self.isIngestPath(request.path) ? IngestResponse.error(.notFound) : JSONResponse.error(.notFound)
         }
         finish(&response, request: request, requestID: requestID, pattern: pattern, started: started)
         return response
+    }
+
+    /// Whether an unrouted path is the app SDKs' (`/v1/m/…`, not the store URLs): its 404 and 405 are compact too.
+    static func isIngestPath(_ path: String) -> Bool {
+        path.hasPrefix("/v1/m/") && !path.hasPrefix("/v1/m/store/")
     }
 
     public func bodyLimit(for method: HTTPServer.Method, path: String) -> Int {

@@ -3,6 +3,7 @@ import Crypto
 import Domain
 import Foundation
 import HTTPServer
+import Telemetry
 
 /// `POST /v1/m/batch`: an AppBatch v1 (≤ 64 KiB, also once inflated) of the app whose publishable key is `k`
 /// (docs/app-ingest.md "Batches").
@@ -127,14 +128,16 @@ enum IngestBatchHandler {
         Hex.encode(HMAC.sha256(key: pepper, message: Array("\(app.appId):\(body.install)".utf8)))
     }
 
-    private struct Answer: Encodable {
-        var ok = true
-        var stored: Bool
-        var rev: Int
-        var reason: String?
-    }
-
+    /// `{"ok":true,"stored":…,"rev":N,"reason"?:…}`, members in the protocol's order.
     private static func answer(stored: Bool, rev: Int, reason: String?) throws -> Response {
-        try IngestResponse.encode(Answer(stored: stored, rev: rev, reason: reason))
+        var json = JSONBytes(capacity: 64)
+        json.append(raw: "{\"ok\":true,\"stored\":\(stored),\"rev\":")
+        json.append(integer: rev)
+        if let reason {
+            json.append(raw: ",\"reason\":")
+            json.append(string: reason)
+        }
+        json.append(byte: UInt8(ascii: "}"))
+        return JSONResponse.raw(json.bytes)
     }
 }

@@ -25,6 +25,8 @@ enum IngestConfigHandler {
         }
         let config = AppConfig(rev: app.rev, appId: app.appId, platform: app.platform, bundleId: app.bundleId,
                                settings: app.settings)
-        return try IngestResponse.encode(config, headers: [("Cache-Control", "private, max-age=300")])
+        var response = JSONResponse.raw(AppConfigJSON.bytes(config))
+        response.headers.add("Cache-Control", "private, max-age=300")
+        return response
     }
 }

@@ -40,6 +40,10 @@ public struct IngestRefusal: Error, Sendable, Equatable {
     public static let pageExcluded = IngestRefusal(status: 422, code: "page_excluded")
     /// 413: the body (after inflation) is larger than the route takes.
     public static let tooLarge = IngestRefusal(status: 413, code: "too_large")
+    /// 404 `not_found`: no `/v1/m/…` endpoint has this path.
+    public static let notFound = IngestRefusal(status: 404, code: "not_found")
+    /// 405 `method_not_allowed`: the path takes other methods (named in `Allow`).
+    public static let methodNotAllowed = IngestRefusal(status: 405, code: "method_not_allowed")
 
     /// 429 over a limit; `retryAfter` defaults to 60 s.
     public static func rateLimited(retryAfter: Int = 60) -> IngestRefusal {

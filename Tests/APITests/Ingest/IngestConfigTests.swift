@@ -23,12 +23,14 @@ import TestSupport
         #expect(response.headers["Content-Type"] == "application/json")
         let revision = try #require(rev(response))
         #expect(revision > 0)
-        #expect(bodyText(response) == #"{"app":{"bid":"com.example.Reader","id":"\#(app.appId)","plat":"ios"},"#
-            + #""attestation":false,"enabled":true,"events":{"blocked":[]},"flush":{"events":50,"intervalMs":15000},"#
-            + #""identify":{"enabled":true},"leads":{"enabled":false},"links":{"hosts":[],"pathPrefix":"/"},"#
-            + #""recording":{"enabled":false,"excludeScreens":[],"health":false,"maskAnchors":[],"maskImages":true,"#
-            + #""maskText":true,"maxFps":1,"sampleRate":0,"screenshots":false,"unmaskAnchors":[],"wifiOnly":true},"#
-            + #""rev":\#(revision),"screens":{"exclude":[]},"session":{"timeoutMs":1800000},"skan":false,"v":1}"#)
+        // The members in the protocol's order (issue 20's list), not sorted.
+        #expect(bodyText(response) == #"{"v":1,"rev":\#(revision),"#
+            + #""app":{"id":"\#(app.appId)","plat":"ios","bid":"com.example.Reader"},"enabled":true,"#
+            + #""flush":{"intervalMs":15000,"events":50},"session":{"timeoutMs":1800000},"events":{"blocked":[]},"#
+            + #""screens":{"exclude":[]},"identify":{"enabled":true},"leads":{"enabled":false},"#
+            + #""recording":{"enabled":false,"sampleRate":0,"excludeScreens":[],"maskText":true,"maskImages":true,"#
+            + #""unmaskAnchors":[],"maskAnchors":[],"screenshots":false,"maxFps":1,"wifiOnly":true,"health":false},"#
+            + #""skan":false,"links":{"hosts":[],"pathPrefix":"/"},"attestation":false}"#)
         let android = try fixture.app(platform: "android", bundleId: "com.example.reader")
         let answered = fixture.config(android.key, ["plat": "android", "bid": "com.example.reader"])
         #expect(answered.status == 200)
@@ -69,6 +71,21 @@ import TestSupport
         let report = try Replayer(projections: ProjectionRegistry.service).run(on: owner)
         #expect(report.tables.contains("app_ingest_configs"))
         #expect(try snapshot() == live)
+    }
+
+    @Test func anUnknownPathOrAnotherMethodUnderV1MIsCompactButTheStoreURLsAndOtherPathsKeepTheirShape() throws {
+        let fixture = try IngestFixture.migrated()
+        func send(_ method: HTTPServer.Method, _ path: String) -> Response {
+            fixture.api.respond(to: Request(method: method, path: path, query: [:], headers: Headers([]), body: [],
+                                            clientIP: "198.51.100.9", remoteAddress: "198.51.100.9"))
+        }
+        let wrongMethod = send(.get, "/v1/m/batch")
+        #expect(wrongMethod.status == 405 && wrongMethod.headers["Allow"] == "POST")
+        #expect(bodyText(wrongMethod) == #"{"ok":false,"code":"method_not_allowed"}"#)
+        let unknown = send(.post, "/v1/m/nope")
+        #expect(unknown.status == 404 && bodyText(unknown) == #"{"ok":false,"code":"not_found"}"#)
+        #expect(bodyText(send(.post, "/v1/m/store/apple/")).contains(#""statusCode":404"#))
+        #expect(bodyText(send(.get, "/s2s/v1/nope")).contains(#""statusCode":404"#))
     }
 
     @Test func anUnknownMalformedOrRotatedKeyIs403KeyInTheCompactShape() throws {
