@@ -151,6 +151,9 @@ import TestSupport
         #expect(ask(api, ["guid": Self.guidA]).status == 404)
         let missing = ask(api, ["projectId": a.project])
         #expect(missing.status == 400 && jsonObject(missing)["code"] as? String == "VALIDATION_GUID_FORMAT")
+        // An unknown project is named before a bad guid.
+        #expect(ask(api, ["projectId": "3f8fad5b-d9cb-469f-a165-70867728950e"]).status == 404)
+        #expect(ask(api, ["projectId": "3f8fad5b-d9cb-469f-a165-70867728950e", "guid": "no guid!"]).status == 404)
     }
 
     @Test func overSixtyPerMinuteFromOneIPAnswers429() throws {

@@ -103,11 +103,54 @@ public struct BuyerLookup: Sendable {
                     """, [.text(org.description), .text(guid.description)], prepared: true),
             ])
         }
-        if let home = results[0].rows.first, !home.isNull("org_id"),
-           case .success(let homeOrg) = OrgID.parse(try home.string("org_id")), homeOrg != org {
-            return .foreign
+        if try Self.isForeign(results[0], org: org) { return .foreign }
+        return .found(try Self.entitlements(results[2].rows, now: now))
+    }
+
+    /// What `entitlements(of:project:now:)` finds for a device: the list, another organization's guid, or no such
+    /// project.
+    public enum PublicEntitlementsRead: Sendable, Equatable {
+        case found([Entitlement])
+        case foreign
+        case unknownProject
+    }
+
+    /// The entitlements of `guid` in the organization of public project `project` (`GET /public/entitlements`):
+    /// one round trip, as `entitlements(of:org:now:)` but with the org found from the project in the same pipeline
+    /// (its scope statement, `OrgScope.orgOf(.project, …)`, answers the org it set, empty for no such project; the
+    /// payments read takes the org from that setting).
+    public func entitlements(of guid: BuyerGuid, project: ProjectID, now: Date, from readPool: Pool? = nil) throws
+        -> PublicEntitlementsRead
+    {
+        let results = try (readPool ?? pool).withConnection { connection in
+            try connection.pipeline([
+                OrgScope.orgOf(.project, .text(project.description)).statement,
+                Statement("SELECT buyer_org($1)::text AS org_id", [.text(guid.description)], prepared: true),
+                Statement("""
+                    SELECT entitlement, product_id, payment_id, refunded_at IS NOT NULL AS refunded,
+                        to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
+                    FROM payments
+                    WHERE org_id = nullif(current_setting('\(OrgScope.setting)', true), '')::uuid AND guid = $1
+                    ORDER BY recorded_at, payment_id
+                    """, [.text(guid.description)], prepared: true),
+            ])
         }
-        return .found(try results[2].rows.map { row in
+        guard let scope = results[0].rows.first, !scope.isNull("org_ids"),
+              case .success(let org) = OrgID.parse(try scope.string("org_ids")) else { return .unknownProject }
+        if try Self.isForeign(results[1], org: org) { return .foreign }
+        return .found(try Self.entitlements(results[2].rows, now: now))
+    }
+
+    /// Whether `buyerOrg` (a `buyer_org` read) names an organization other than `org`.
+    private static func isForeign(_ buyerOrg: QueryResult, org: OrgID) throws -> Bool {
+        guard let home = buyerOrg.rows.first, !home.isNull("org_id"),
+              case .success(let homeOrg) = OrgID.parse(try home.string("org_id")) else { return false }
+        return homeOrg != org
+    }
+
+    /// Payment rows as entitlements, each judged at `now`.
+    private static func entitlements(_ rows: [Row], now: Date) throws -> [Entitlement] {
+        try rows.map { row in
             let expiresText = row.isNull("expires_at") ? nil : try row.string("expires_at")
             var expiresAt: Date?
             if let expiresText {
@@ -121,7 +164,7 @@ public struct BuyerLookup: Sendable {
             return Entitlement(entitlement: try row.string("entitlement"), productId: try row.string("product_id"),
                                paymentId: try row.string("payment_id"), status: status.rawValue,
                                expiresAt: expiresText)
-        })
+        }
     }
 
     /// The organization a guid belongs to (where it first appeared), or nil for a guid never seen; any org's guid
