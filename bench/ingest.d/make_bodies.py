@@ -79,7 +79,7 @@ if kind == "batch":
     esc = lambda s: '"' + s.replace('"', '""') + '"'
     with open(out + ".rows/sessions.csv", "w") as f:
         f.write(f"{day},{org},{project},{app},{install},{one['sid']},{ts(now - 60000)},{ts(now)},1,X3Kit,1.4.2,"
-                f"17.5.1,3.1.0,gggg\n")
+                f"17.5.1,3.1.0,gggg,0,,\n")  # part 0, no wrapper (migration 0044)
     with open(out + ".rows/events.csv", "w") as f:
         for e in one["ev"]:
             f.write(f"{day},{org},{app},{install},{e['s']},{e['n']},{e['e']},{ts(e['t'])},"

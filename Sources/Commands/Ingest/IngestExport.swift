@@ -69,7 +69,8 @@ public struct IngestExport: Sendable {
     private static let time = "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'"
 
     /// Where a page ends: its last row's session, install and the rest of its key (`k`: a view id, an event's `n`,
-    /// or empty for a session). Sessions of two installs may share an id (migration 0040).
+    /// or a session's part). Sessions of two installs may share an id (migration 0040); one install's `sid` has a
+    /// part per session after a timeout (migration 0044).
     struct Key {
         var session: String
         var install: String
@@ -83,15 +84,15 @@ public struct IngestExport: Sendable {
         switch kind {
         case .sessions:
             sql = """
-                SELECT session_id, install_hash, '' AS k, json_build_object('type', 'session', 'day', day,
-                    'sessionId', session_id, 'installHash', install_hash,
+                SELECT session_id, install_hash, part::text AS k, json_build_object('type', 'session', 'day', day,
+                    'sessionId', session_id, 'part', part, 'installHash', install_hash,
                     'startedAt', to_char(started_at AT TIME ZONE 'UTC', \(t)),
                     'lastSeenAt', to_char(last_seen_at AT TIME ZONE 'UTC', \(t)), 'batches', batches, 'sdk', sdk,
-                    'sdkVersion', sdk_version, 'osVersion', os_version, 'appVersion', app_version,
-                    'consent', consent)::text AS line
+                    'sdkVersion', sdk_version, 'wrapper', wrapper, 'wrapperVersion', wrapper_version,
+                    'osVersion', os_version, 'appVersion', app_version, 'consent', consent)::text AS line
                 FROM ingest_sessions WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, install_hash, ''::text) > ($4::text, $5::text, $6::text)
-                ORDER BY session_id, install_hash LIMIT \(Self.pageSize)
+                    AND (session_id, install_hash, part) > ($4::text, $5::text, $6::integer)
+                ORDER BY session_id, install_hash, part LIMIT \(Self.pageSize)
                 """
         case .screens:
             sql = """
@@ -119,7 +120,7 @@ public struct IngestExport: Sendable {
         return try pool.withConnection { connection in
             try connection.queryPrepared(sql, [.text(org.description), .text(app.description), .text(day),
                                                .text(after?.session ?? ""), .text(after?.install ?? ""),
-                                               .text(after?.key ?? (kind == .events ? "-1" : ""))],
+                                               .text(after?.key ?? (kind == .screens ? "" : "-1"))],
                                          in: .org(org.uuid)).rows
         }
     }

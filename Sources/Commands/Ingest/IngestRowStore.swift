@@ -6,9 +6,9 @@ import Postgres
 /// Writes stored batches into the day-partitioned ingest tables (migration 0029) and keeps their partitions: made
 /// ahead of time, and dropped whole once older than the retention.
 ///
-/// A batch is one round trip: the org scope and `ingest_write` (session upsert, events, screen views; migration 0042)
-/// in a pipeline, one implicit transaction. A row whose day has no partition yet (a clock far off, a fresh deployment)
-/// makes the partitions of the batch's days and the batch is written again, once.
+/// A batch is one round trip: the org scope and `ingest_write` (session upsert, events, screen views; migrations 0042
+/// and 0044) in a pipeline, one implicit transaction. A row whose day has no partition yet (a clock far off, a fresh
+/// deployment) makes the partitions of the batch's days and the batch is written again, once.
 public struct IngestRowStore: Sendable {
     let pool: Pool
 
@@ -17,7 +17,8 @@ public struct IngestRowStore: Sendable {
     /// Keeps ingest rows this many days by default (issue 20).
     public static let defaultRetentionDays = 400
 
-    /// Writes `rows`: the session is inserted or its last sighting, batch count and SDK moved; an event already
+    /// Writes `rows`: the session is inserted or its last sighting, batch count and SDK moved (a new session, the next
+    /// part of its `sid`, after more than `rows.session.timeoutMs` without activity); an event already
     /// stored (same session and `n`) is skipped; a screen view replaces the stored one only with a higher `seq`.
     public func write(_ rows: IngestRows) throws {
         let statements = Self.statements(rows)
@@ -94,17 +95,18 @@ public struct IngestRowStore: Sendable {
             if let value = view.taps { taps.append(value) } else { taps.appendNull() }
             if let value = view.itaps { itaps.append(value) } else { itaps.appendNull() }
         }
-        // `ingest_write` (migration 0042): the org scope checked once, the rows inserted without a per-row policy.
+        // `ingest_write` (migration 0044): the org scope checked once, the rows inserted without a per-row policy.
         var statements = [
             OrgScope.org(rows.orgId.uuid).statement,
             Statement("""
-                SELECT ingest_write($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::text[],
-                    $14::bigint[], $15::text[], $16::bigint[], $17::jsonb[], $18::text[], $19::text[], $20::integer[],
-                    $21::bigint[], $22::bigint[], $23::text[], $24::text[], $25::bigint[], $26::integer[],
-                    $27::integer[])
+                SELECT ingest_write($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                    $15, $16::text[], $17::bigint[], $18::text[], $19::bigint[], $20::jsonb[], $21::text[],
+                    $22::text[], $23::integer[], $24::bigint[], $25::bigint[], $26::text[], $27::text[],
+                    $28::bigint[], $29::integer[], $30::integer[])
                 """, [.text(rows.orgId.description), .text(rows.projectId.description), .text(rows.appId.description),
                       .text(rows.installHash), .text(session.sessionId), .int(millis(session.startedAt)),
-                      .int(millis(session.lastSeenAt)), .optional(session.sdk), .optional(session.sdkVersion),
+                      .int(millis(session.lastSeenAt)), .int(session.timeoutMs), .optional(session.sdk),
+                      .optional(session.sdkVersion), .optional(session.wrapper), .optional(session.wrapperVersion),
                       .optional(session.osVersion), .optional(session.appVersion), .text(session.consent),
                       eventSessions.value, numbers.value, names.value, times.value, props.value, viewSessions.value,
                       ids.value, seqs.value, starts.value, ends.value, navs.value, paths.value, engaged.value,

@@ -9,20 +9,31 @@ public struct IngestRows: Sendable, Equatable {
         public var sessionId: String
         public var startedAt: Date
         public var lastSeenAt: Date
+        /// The native SDK (`X3Kit`, `X3Android`) and its version, from the user agent.
         public var sdk: String?
         public var sdkVersion: String?
+        /// The wrapper the app is built with (`RN`, `Flutter`) and its version; nil without one.
+        public var wrapper: String?
+        public var wrapperVersion: String?
         public var osVersion: String?
         public var appVersion: String?
         /// `cs` as sent.
         public var consent: String
+        /// The app's `session.timeoutMs`: a batch whose activity is more than this after the stored session's last
+        /// activity starts a new session (a new part of the `sid`, migration 0044).
+        public var timeoutMs: Int
 
         public init(sessionId: String, startedAt: Date, lastSeenAt: Date, sdk: String?, sdkVersion: String?,
-                    osVersion: String?, appVersion: String?, consent: String) {
+                    wrapper: String? = nil, wrapperVersion: String? = nil, osVersion: String?, appVersion: String?,
+                    consent: String, timeoutMs: Int = IngestSettings.defaults.sessionTimeoutMs) {
             self.sessionId = sessionId
             self.startedAt = startedAt
             self.lastSeenAt = lastSeenAt
             self.sdk = sdk
             self.sdkVersion = sdkVersion
+            self.wrapper = wrapper
+            self.wrapperVersion = wrapperVersion
+            self.timeoutMs = timeoutMs
             self.osVersion = osVersion
             self.appVersion = appVersion
             self.consent = consent

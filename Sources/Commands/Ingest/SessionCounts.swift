@@ -11,7 +11,9 @@ public struct SessionCounts: Sendable {
 
     public init(pool: Pool) { self.pool = pool }
 
-    /// One day's counts. A session active on both sides of midnight (UTC) counts on both days.
+    /// One day's counts: a session is a row of `ingest_sessions`, so a `sid` sent again after the app's session
+    /// timeout without activity counts twice (its parts, migration 0044). A session active on both sides of midnight
+    /// (UTC) counts on both days.
     public struct Day: Sendable, Equatable {
         /// `YYYY-MM-DD`, UTC.
         public var day: String

@@ -16,11 +16,12 @@ struct IngestFixture {
                          ingestDailyBatches: Int = Environment.defaultIngestDailyBatches,
                          ingestRecordingLimit: RateLimit = TestIdentity.uniqueLimit(count: 600),
                          ingestBatchInstallLimit: RateLimit = Environment.defaultIngestBatchInstallLimit,
-                         ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit())
+                         ingestBatchAddressLimit: RateLimit = TestIdentity.uniqueBatchAddressLimit(),
+                         clock: @escaping @Sendable () -> Date = { Date() })
         throws -> IngestFixture {
         let apps = try AppFixture.migrated()
         return IngestFixture(apps: apps, api: try apps.tenants.responder(
-            redisURL: redisURL, poolSize: 4, ingestConfigLimit: ingestConfigLimit,
+            redisURL: redisURL, clock: clock, poolSize: 4, ingestConfigLimit: ingestConfigLimit,
             ingestDailyBatches: ingestDailyBatches, ingestRecordingLimit: ingestRecordingLimit,
             ingestBatchInstallLimit: ingestBatchInstallLimit, ingestBatchAddressLimit: ingestBatchAddressLimit))
     }
