@@ -95,7 +95,8 @@ enum IngestBatchHandler {
     private static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     /// The rows of an admitted batch: times corrected by `offset`, blocked events and excluded screens dropped, the
-    /// install kept only as HMAC-SHA256(lookup pepper, `appId:inst`), the session timeout the app's.
+    /// install kept only as HMAC-SHA256(lookup pepper, `appId:inst`), the native SDK and the wrapper from the user
+    /// agent each in its own field, the session timeout the app's.
     static func rows(_ body: AppBatchBody, app: IngestLookup.IngestApp, agent: SDKUserAgent?, consent: IngestConsent,
                      offset: TimeInterval, pepper: [UInt8]) -> IngestRows {
         func corrected(_ milliseconds: Int) -> Date { date(milliseconds).addingTimeInterval(offset) }
@@ -116,9 +117,9 @@ enum IngestBatchHandler {
         return IngestRows(
             orgId: app.orgId, projectId: app.projectId, appId: app.appId, installHash: installHash(app, body, pepper),
             session: .init(sessionId: body.session, startedAt: times.min() ?? corrected(body.sentAt),
-                           lastSeenAt: times.max() ?? corrected(body.sentAt), sdk: agent?.wrapper ?? agent?.sdk,
-                           sdkVersion: agent?.wrapperVersion ?? agent?.version, osVersion: agent?.osVersion,
-                           appVersion: body.appVersion, consent: consent.text,
+                           lastSeenAt: times.max() ?? corrected(body.sentAt), sdk: agent?.sdk,
+                           sdkVersion: agent?.version, wrapper: agent?.wrapper, wrapperVersion: agent?.wrapperVersion,
+                           osVersion: agent?.osVersion, appVersion: body.appVersion, consent: consent.text,
                            timeoutMs: app.settings.sessionTimeoutMs),
             events: events, screenViews: screens, identity: body.identity,
             attributionGranted: consent.usesInstallSources, eraseProof: body.eraseProof)

@@ -89,8 +89,8 @@ enum IngestInstallHandler {
         }
         let install = AppInstallRecorded(
             appId: app.appId, projectId: app.projectId, installHash: installHash(app, body, pepper), tier: tier,
-            installedAt: RFC3339.format(firstOpen), sdk: agent?.wrapper ?? agent?.sdk,
-            sdkVersion: agent?.wrapperVersion ?? agent?.version, sources: sources)
+            installedAt: RFC3339.format(firstOpen), sdk: agent?.sdk, sdkVersion: agent?.version,
+            wrapper: agent?.wrapper, wrapperVersion: agent?.wrapperVersion, sources: sources)
         return (install, journey)
     }
 

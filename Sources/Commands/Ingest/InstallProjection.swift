@@ -49,10 +49,10 @@ public struct InstallProjection: InlineProjection {
         try connection.query("""
             INSERT INTO \(tables["app_installs"]) (app_id, install_hash, org_id, project_id, tier, installed_at, day,
                 sdk, sdk_version, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, x3c,
-                apple_ads_token, link, recorded_at, go_link_id, meta_referrer)
+                apple_ads_token, link, recorded_at, go_link_id, meta_referrer, wrapper, wrapper_version)
             VALUES ($1::uuid, $2, $3::uuid, $4::uuid, $5, $6::timestamptz,
                 ($6::timestamptz AT TIME ZONE 'UTC')::date, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18::timestamptz, $19::uuid, $20)
+                $18::timestamptz, $19::uuid, $20, $21, $22)
             ON CONFLICT (app_id, install_hash) DO NOTHING
             """, [.text(install.appId), .text(install.installHash), .text(event.orgId.uuidString.lowercased()),
                   .text(install.projectId), .text(install.tier.rawValue), .text(install.installedAt),
@@ -60,6 +60,7 @@ public struct InstallProjection: InlineProjection {
                   .optional(sources.utmMedium), .optional(sources.utmCampaign), .optional(sources.utmTerm),
                   .optional(sources.utmContent), .optional(sources.gclid), .optional(sources.x3c),
                   .optional(sources.appleAdsToken), .optional(sources.link), .text(event.recordedAt),
-                  .optional(sources.goLinkId), .optional(sources.metaReferrer)])
+                  .optional(sources.goLinkId), .optional(sources.metaReferrer), .optional(install.wrapper),
+                  .optional(install.wrapperVersion)])
     }
 }

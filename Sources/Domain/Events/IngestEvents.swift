@@ -126,14 +126,21 @@ public struct AppInstallRecorded: EventPayload, Equatable {
     public var tier: InstallTier
     /// The first open, device time corrected by the server clock, ISO 8601 UTC.
     public var installedAt: String
+    /// The native SDK (`X3Kit`, `X3Android`) and its version. Installs recorded before the wrapper members existed
+    /// name the wrapper here when the app had one.
     public var sdk: String?
     public var sdkVersion: String?
+    /// The wrapper the app is built with (`RN`, `Flutter`) and its version; absent without one (and in installs
+    /// recorded before these members existed).
+    public var wrapper: String?
+    public var wrapperVersion: String?
     public var sources: Sources
     /// Version 2: the journey keys sealed for the install; nil when it has none (or in version 1).
     public var journeyKeys: JourneyKeys?
 
     public init(appId: AppID, projectId: ProjectID, installHash: String, tier: InstallTier, installedAt: String,
-                sdk: String?, sdkVersion: String?, sources: Sources, journeyKeys: JourneyKeys? = nil) {
+                sdk: String?, sdkVersion: String?, wrapper: String? = nil, wrapperVersion: String? = nil,
+                sources: Sources, journeyKeys: JourneyKeys? = nil) {
         self.appId = appId.description
         self.projectId = projectId.description
         self.installHash = installHash
@@ -141,6 +148,8 @@ public struct AppInstallRecorded: EventPayload, Equatable {
         self.installedAt = installedAt
         self.sdk = sdk
         self.sdkVersion = sdkVersion
+        self.wrapper = wrapper
+        self.wrapperVersion = wrapperVersion
         self.sources = sources
         self.journeyKeys = journeyKeys
     }

@@ -85,9 +85,41 @@ import TestSupport
         let rn = fixture.batch(Array(Self.batch(key: app.key).utf8), userAgent: "X3Kit/1.4.2 (iOS 17.5.1) RN/0.74.1")
         #expect(jsonObject(rn)["stored"] as? Bool == true)
         #expect(try count(fixture, "ingest_events", app: app.appId) == 2)
-        #expect(try fixture.apps.tenants.ownerConnection().query(
-            "SELECT sdk, sdk_version FROM ingest_sessions WHERE app_id = $1::uuid", [.text(app.appId)])
-            .rows[0].string("sdk") == "RN")
+    }
+
+    /// The SDK columns of the app's one stored session: sdk, sdk_version, wrapper, wrapper_version, os_version.
+    private func sdkColumns(_ fixture: IngestFixture, app: String) throws -> [[String?]] {
+        try fixture.apps.tenants.ownerConnection().query("""
+            SELECT sdk, sdk_version, wrapper, wrapper_version, os_version FROM ingest_sessions WHERE app_id = $1::uuid
+            """, [.text(app)]).rows.map(\.values)
+    }
+
+    @Test func theNativeSDKAndTheWrapperAreRecordedEachWithItsVersion() throws {
+        let fixture = try IngestFixture.migrated()
+        let ios = try fixture.app()
+        let rn = fixture.batch(Array(Self.batch(key: ios.key).utf8), userAgent: "X3Kit/1.4.2 (iOS 17.5.1) RN/0.74.1")
+        #expect(bodyText(rn) == #"{"ok":true,"stored":true,"rev":\#(try #require(jsonObject(rn)["rev"] as? Int))}"#)
+        #expect(try sdkColumns(fixture, app: ios.appId) == [["X3Kit", "1.4.2", "RN", "0.74.1", "17.5.1"]])
+        let android = try fixture.app(platform: "android", bundleId: "com.example.reader")
+        let androidBatch = Self.batch(key: android.key, plat: "android", bid: "com.example.reader")
+        let flutter = fixture.batch(Array(androidBatch.utf8), userAgent: "X3Android/2.0.1 (Android 14) Flutter/3.22.0")
+        #expect(jsonObject(flutter)["stored"] as? Bool == true)
+        #expect(try sdkColumns(fixture, app: android.appId) == [["X3Android", "2.0.1", "Flutter", "3.22.0", "14"]])
+        // A native build has no wrapper; the next batch of the session takes its user agent.
+        #expect(jsonObject(fixture.batch(Array(Self.batch(key: ios.key).utf8)))["stored"] as? Bool == true)
+        #expect(try sdkColumns(fixture, app: ios.appId) == [["X3Kit", "1.4.2", nil, nil, "17.5.1"]])
+        // The export shows both.
+        let today = String(RFC3339.format(Date().addingTimeInterval(-30)).prefix(10))
+        let export = fixture.api.respond(to: Request(
+            method: .get, path: "/s2s/v1/apps/\(android.appId)/export", query: ["day": today],
+            headers: Headers([("Authorization", "Bearer " + android.tenant.key)]), body: [], clientIP: "203.0.113.7",
+            remoteAddress: "203.0.113.7"))
+        let first = String(decoding: try export.stream?.drain() ?? export.body, as: UTF8.self)
+            .split(separator: "\n").first.map(String.init) ?? ""
+        let session = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(session["type"] as? String == "session" && session["sdk"] as? String == "X3Android")
+        #expect(session["sdkVersion"] as? String == "2.0.1" && session["wrapper"] as? String == "Flutter")
+        #expect(session["wrapperVersion"] as? String == "3.22.0" && session["osVersion"] as? String == "14")
     }
 
     @Test func theAppsSettingsPauseItDropBlockedEventsAndExcludedScreensAndRaiseRev() throws {

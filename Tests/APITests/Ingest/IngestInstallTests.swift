@@ -44,8 +44,8 @@ extension IngestFixture {
 
     private func installs(_ fixture: IngestFixture, app: String) throws -> [Row] {
         try fixture.apps.tenants.ownerConnection().query("""
-            SELECT tier, day::text AS day, installed_at, sdk, sdk_version, utm_source, utm_medium, utm_campaign, gclid,
-                x3c, apple_ads_token, link, install_hash
+            SELECT tier, day::text AS day, installed_at, sdk, sdk_version, wrapper, wrapper_version, utm_source,
+                utm_medium, utm_campaign, gclid, x3c, apple_ads_token, link, install_hash
             FROM app_installs WHERE app_id = $1::uuid ORDER BY installed_at
             """, [.text(app)]).rows
     }
@@ -87,7 +87,9 @@ extension IngestFixture {
         #expect(try fixture.opened(row["gclid"], .gclid, org: app.tenant.org, installHash: hash) == "Cj0KCQ")
         #expect(try row.string("utm_source") == "newsletter" && row.string("utm_medium") == "email")
         #expect(try row.string("utm_campaign") == "spring sale")
-        #expect(try row.string("sdk") == "Flutter" && row.string("sdk_version") == "3.22.0")
+        // The native SDK and the Flutter wrapper, each with its version.
+        #expect(try row.string("sdk") == "X3Android" && row.string("sdk_version") == "2.0.1")
+        #expect(try row.string("wrapper") == "Flutter" && row.string("wrapper_version") == "3.22.0")
         // The first open, corrected by the server clock, an hour ago.
         let ago = try fixture.apps.tenants.ownerConnection().query("""
             SELECT extract(epoch FROM now() - installed_at) AS s FROM app_installs WHERE app_id = $1::uuid
@@ -96,6 +98,9 @@ extension IngestFixture {
         let recorded = try events(fixture, app: app.appId)
         #expect(recorded.count == 1)
         #expect(recorded.first?.contains(#""tier": "referrer""#) == true)
+        #expect(recorded.first?.contains(#""sdk": "X3Android""#) == true)
+        #expect(recorded.first?.contains(#""wrapper": "Flutter""#) == true)
+        #expect(recorded.first?.contains(#""wrapperVersion": "3.22.0""#) == true)
         #expect(recorded.first?.contains("clk_7Hq2") == false && recorded.first?.contains("Cj0KCQ") == false)
         let sealedX3c = try row.string("x3c")
         #expect(recorded.first?.contains(sealedX3c) == true)
