@@ -38,8 +38,8 @@ public struct EraseInstall: Sendable {
     }
 
     /// The device's erasure of install `install` (the SDK's `inst`) of app `app`: erases it when SHA-256 of `secret`
-    /// (its UTF-8 text, in lowercase hex) is the install's stored erase proof; answers whether it did. No proof
-    /// stored, or another one, erases nothing — the caller answers the same either way.
+    /// is the install's stored erase proof (`proofs(of:)`); answers whether it did. No proof stored, or another one,
+    /// erases nothing — the caller answers the same either way.
     public func device(org: OrgID, project: ProjectID, app: AppID, install: String, secret: String,
                        metadata: EventMetadata) throws -> Bool {
         let hash = Hex.encode(HMAC.sha256(key: context.secrets.lookupPepper, message: Array("\(app):\(install)".utf8)))
@@ -52,11 +52,25 @@ public struct EraseInstall: Sendable {
             ])
         }
         guard let stored = try results.last?.rows.first?.string("proof") else { return false }
-        let offered = Hex.encode(SHA256.hash(Array(secret.utf8)))
-        guard ConstantTime.equals(Array(offered.utf8), Array(stored.utf8)) else { return false }
+        // Every reading is compared, so the time taken does not say which one matched.
+        let matches = Self.proofs(of: secret).reduce(false) { found, offered in
+            ConstantTime.equals(Array(offered.utf8), Array(stored.utf8)) || found
+        }
+        guard matches else { return false }
         try erase([Install(appId: app, projectId: project, installHash: hash)], org: org, origin: .device,
                   erasureId: UUID(), metadata: metadata)
         return true
+    }
+
+    /// The erase proofs `secret` (64 hex digits, either case) answers to, in lowercase hex: the protocol says
+    /// "SHA-256 of the secret" without naming bytes, so SHA-256 of its text as sent, of its text in lowercase, and of
+    /// the 32 bytes it spells all count (docs/app-identity.md "Erase proof").
+    static func proofs(of secret: String) -> [String] {
+        var texts = [secret]
+        if secret.lowercased() != secret { texts.append(secret.lowercased()) }
+        var proofs = texts.map { Hex.encode(SHA256.hash(Array($0.utf8))) }
+        if let bytes = Hex.decode(secret.lowercased()) { proofs.append(Hex.encode(SHA256.hash(bytes))) }
+        return proofs
     }
 
     /// The server-side erasure of a user of project `project`: every install of the project's apps that holds the

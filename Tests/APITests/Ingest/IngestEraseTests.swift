@@ -123,6 +123,25 @@ extension IngestFixture {
         #expect(try Self.counts(fixture, app: app.appId, inst: "A") == [0, 0, 0, 0, 0, 0])
     }
 
+    @Test func aProofOfTheSecretsBytesOrOfItsTextAnswersTheSecretInEitherCase() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let ofBytes = Hex.encode(SHA256.hash(try #require(Hex.decode(Self.secret))))
+        for (inst, dp, sent) in [("A", ofBytes, Self.secret), ("B", Self.proof(Self.secret), Self.secret.uppercased()),
+                                 ("C", ofBytes, Self.secret.uppercased())] {
+            let batch = IngestIdentityTests.batch(app.key, inst: inst, identity: nil, dp: dp)
+            #expect(fixture.batch(batch).status == 200, "\(inst)")
+            #expect(try Self.counts(fixture, app: app.appId, inst: inst)[4] == 1, "\(inst)")
+            #expect(bodyText(fixture.erase(Self.erase(key: app.key, inst: inst, secret: sent))) == Self.accepted)
+            #expect(try Self.counts(fixture, app: app.appId, inst: inst) == [0, 0, 0, 0, 0, 0], "\(inst)")
+        }
+        // Neither reading of another secret matches.
+        let kept = IngestIdentityTests.batch(app.key, inst: "D", identity: nil, dp: ofBytes)
+        #expect(fixture.batch(kept).status == 200)
+        #expect(bodyText(fixture.erase(Self.erase(key: app.key, inst: "D", secret: Self.otherSecret))) == Self.accepted)
+        #expect(try Self.counts(fixture, app: app.appId, inst: "D")[4] == 1)
+    }
+
     @Test func anotherOrgsAppCannotEraseThisOrgsInstall() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
