@@ -39,9 +39,10 @@ struct AppBatchBody {
     var consentStates: String?
     var screens: [Screen]
     var events: [Event]
-    /// The `id` hashes present (`xid`, `em`, `emg`, `lid` → SHA-256 lowercase hex); empty without an identity.
+    /// The `id` hashes present (`xid`, `em`, `emg`, `lid` → SHA-256 hex, kept in lowercase); empty without an
+    /// identity.
     var identity: [String: String] = [:]
-    /// `dp`: SHA-256 (lowercase hex) of the install's erase secret, if sent.
+    /// `dp`: SHA-256 (hex, kept in lowercase) of the install's erase secret, if sent.
     var eraseProof: String?
 
     /// Most screen views in one batch.
@@ -62,16 +63,18 @@ struct AppBatchBody {
         }
         let ev = try top.optionalArray("ev") ?? []
         guard ev.count <= maxEvents else { throw IngestRefusal.invalid("ev holds more than \(maxEvents) events") }
-        let dp = try top.optionalString("dp", max: 64)
-        if let dp, !isHex64(dp) { throw IngestRefusal.invalid("dp must be 64 lowercase hex digits") }
+        let dp = try top.optionalString("dp", max: 64).map { text in
+            guard let hex = hex64(text) else { throw IngestRefusal.invalid("dp must be 64 hex digits") }
+            return hex
+        }
         var identity: [String: String] = [:]
         if let id = try top.optionalObject("id") {
             for name in ["xid", "em", "emg", "lid"] {
                 guard let value = id.values[name], !value.isNull else { continue }
-                guard case .string(let text) = value, isHex64(text) else {
-                    throw IngestRefusal.invalid("id.\(name) must be a SHA-256 in lowercase hex")
+                guard case .string(let text) = value, let hex = hex64(text) else {
+                    throw IngestRefusal.invalid("id.\(name) must be a SHA-256 in hex")
                 }
-                identity[name] = text
+                identity[name] = hex
             }
         }
         var body = AppBatchBody(
@@ -110,8 +113,12 @@ struct AppBatchBody {
         return body
     }
 
-    private static func isHex64(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    /// 64 hex digits in lowercase (either case taken: the protocol says "SHA-256 hex"), or nil.
+    private static func hex64(_ text: String) -> String? {
+        guard text.utf8.count == 64, text.utf8.allSatisfy({
+            (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0)
+        }) else { return nil }
+        return text.lowercased()
     }
 
     /// One JSON object's members, read with the path its refusals name.

@@ -211,9 +211,9 @@ import TestSupport
              "cs must be 4 characters of g, d, p, x"),
             (good.replacingOccurrences(of: #""n":2,"#, with: #""n":-2,"#), "ev[1].n must be a whole number ≥ 0"),
             (good.replacingOccurrences(of: #""sid":"S-1","#, with: ""), "sid is required"),
-            (good.replacingOccurrences(of: #""dp":"0a"#, with: #""dp":"ZZ"#), "dp must be 64 lowercase hex digits"),
+            (good.replacingOccurrences(of: #""dp":"0a"#, with: #""dp":"ZZ"#), "dp must be 64 hex digits"),
             (Self.batch(key: app.key, extra: #","id":{"em":"alice@example.com"}"#),
-             "id.em must be a SHA-256 in lowercase hex"),
+             "id.em must be a SHA-256 in hex"),
             (good.replacingOccurrences(of: #""cold":true"#, with: #""cold":"a\u0000b""#),
              "ev[0].p must not hold a NUL character"),
         ]

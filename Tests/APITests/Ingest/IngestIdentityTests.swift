@@ -72,6 +72,18 @@ import TestSupport
         #expect(try tokens(fixture, app: app.appId).count == 2)
     }
 
+    @Test func hashesInUppercaseHexAreKeptInLowercaseSoTheServerSideErasureFindsThem() throws {
+        let fixture = try IngestFixture.migrated()
+        let app = try fixture.app()
+        let identity = #""xid":"\#(Self.xid.uppercased())""#
+        #expect(fixture.batch(Self.batch(app.key, inst: "A", identity: identity,
+                                         dp: String(repeating: "AB", count: 32))).status == 200)
+        #expect(try tokens(fixture, app: app.appId) == ["xid:\(Self.xid):true"])
+        let proof = try fixture.apps.tenants.ownerConnection().query(
+            "SELECT proof FROM app_install_erase_proofs WHERE app_id = $1::uuid", [.text(app.appId)]).rows
+        #expect(try proof.map { try $0.string("proof") } == [String(repeating: "ab", count: 32)])
+    }
+
     @Test func aLaterBatchWithoutAnIdentityThatDeniesAttributionKeepsTheInstallFromTheIdentityTier() throws {
         let fixture = try IngestFixture.migrated()
         let app = try fixture.app()
