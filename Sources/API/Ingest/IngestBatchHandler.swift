@@ -60,14 +60,16 @@ enum IngestBatchHandler {
             throw IngestRefusal.unavailable(retryAfter: 60)
         }
         let rows = self.rows(body, app: app, agent: agent, consent: consent, offset: offset, pepper: pepper)
-        try environment.model.ingest.rows.write(rows)
+        let written = try environment.model.ingest.rows.write(rows)
         // `purchase` hints wait for (or complete) their confirmation by a payment: docs/app-ingest.md "Conversions".
         try environment.model.ingest.recordPurchaseHints.run(rows, metadata: EventMetadata(
             actor: .system("app-purchase-hint"), requestId: context.requestID, correlationId: context.requestID))
-        if !rows.identity.isEmpty && rows.attributionGranted {
+        // An identity with attribution granted may move a recorded install to `identity`; its tier was read by the
+        // write (nil: not recorded yet, and `POST /v1/m/install` settles it then).
+        if let tier = written.identifiedInstallTier {
             try environment.model.ingest.identifyInstall.run(
                 org: app.orgId, project: app.projectId, app: app.appId, installHash: rows.installHash,
-                attributionGranted: true,
+                recordedTier: tier,
                 metadata: EventMetadata(actor: .system("app-identify"), requestId: context.requestID,
                                         correlationId: context.requestID))
         }

@@ -32,9 +32,19 @@ public struct IdentifyInstall: Sendable {
     @discardableResult
     public func run(org: OrgID, project: ProjectID, app: AppID, installHash: String, attributionGranted: Bool,
                     metadata: EventMetadata) throws -> InstallTier? {
-        guard attributionGranted, let current = try tier(org: org, app: app, installHash: installHash),
-              InstallIdentity.identifiedTier(current: current, attributionGranted: true) != nil
-        else { return nil }
+        guard attributionGranted, let current = try tier(org: org, app: app, installHash: installHash) else {
+            return nil
+        }
+        return try run(org: org, project: project, app: app, installHash: installHash, recordedTier: current,
+                       metadata: metadata)
+    }
+
+    /// `run` for a batch whose write already read the install's tier (`IngestRowStore.Written`, attribution granted):
+    /// no round trip when the precedence lets nothing move, which is the common case.
+    @discardableResult
+    public func run(org: OrgID, project: ProjectID, app: AppID, installHash: String, recordedTier current: InstallTier,
+                    metadata: EventMetadata) throws -> InstallTier? {
+        guard InstallIdentity.identifiedTier(current: current, attributionGranted: true) != nil else { return nil }
         return try log.transact(in: .org(org.uuid)) { transaction in
             let stream = IngestStreams.install(app: app, installHash: installHash)
             guard let row = try transaction.connection.query("""

@@ -17,20 +17,38 @@ public struct IngestRowStore: Sendable {
     /// Keeps ingest rows this many days by default (issue 20).
     public static let defaultRetentionDays = 400
 
+    /// What a write read on its way: the install's recorded tier when the batch identifies it with attribution
+    /// granted (what `IdentifyInstall.run` decides from), read in the write's own round trip.
+    public struct Written: Sendable {
+        /// The install's tier after the write, when the batch carried an identity with attribution granted and the
+        /// install is recorded; nil otherwise.
+        public let identifiedInstallTier: InstallTier?
+    }
+
     /// Writes `rows`: the session is inserted or its last sighting, batch count and SDK moved (a new session, the next
     /// part of its `sid`, after more than `rows.session.timeoutMs` without activity); an event already
     /// stored (same session and `n`) is skipped; a screen view replaces the stored one only with a higher `seq`.
-    public func write(_ rows: IngestRows) throws {
+    @discardableResult
+    public func write(_ rows: IngestRows) throws -> Written {
         let statements = Self.statements(rows)
+        let results: [QueryResult]
         do {
-            try pool.withConnection { try $0.pipeline(statements) }
+            results = try pool.withConnection { try $0.pipeline(statements) }
         } catch let error as PostgresError where error.sqlState == "23514" && error.message.contains("partition") {
             let days = ([rows.session.startedAt, rows.session.lastSeenAt] + rows.events.map(\.occurredAt)
                 + rows.screenViews.map(\.startedAt)).map(Self.epochDay)
             try ensurePartitions(fromEpochDay: days.min() ?? 0, toEpochDay: days.max() ?? 0)
-            try pool.withConnection { try $0.pipeline(statements) }
+            results = try pool.withConnection { try $0.pipeline(statements) }
         }
+        guard Self.readsTier(rows) else { return Written(identifiedInstallTier: nil) }
+        return Written(identifiedInstallTier: try results.last?.rows.first.flatMap {
+            InstallTier(rawValue: try $0.string("tier"))
+        })
     }
+
+    /// A batch with an identity and attribution granted may move its install to the `identity` tier: its write reads
+    /// the install's tier as its last statement.
+    static func readsTier(_ rows: IngestRows) -> Bool { !rows.identity.isEmpty && rows.attributionGranted }
 
     /// Makes the partitions of the days `from…to` (days since 1970-01-01, UTC) that are missing; answers how many.
     @discardableResult
@@ -113,6 +131,10 @@ public struct IngestRowStore: Sendable {
                       taps.value, itaps.value], prepared: true),
         ]
         statements += identityStatements(rows)
+        if readsTier(rows) {
+            statements.append(Statement("SELECT tier FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2",
+                                        [.text(rows.appId.description), .text(rows.installHash)], prepared: true))
+        }
         return statements
     }
 }
