@@ -68,9 +68,9 @@ public struct IngestExport: Sendable {
 
     private static let time = "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'"
 
-    /// Where a page ends: its last row's session, install and the rest of its key (`k`: a view id, an event's `n`,
-    /// or a session's part). Sessions of two installs may share an id (migration 0040); one install's `sid` has a
-    /// part per session after a timeout (migration 0044).
+    /// Where a page ends: its last row's install, session and the rest of its key (`k`: a view id, an event's `n`,
+    /// or a session's part), the order of the tables' keys (migration 0045). Sessions of two installs may share an id
+    /// (migration 0040); one install's `sid` has a part per session after a timeout (migration 0044).
     struct Key {
         var session: String
         var install: String
@@ -91,8 +91,8 @@ public struct IngestExport: Sendable {
                     'sdkVersion', sdk_version, 'wrapper', wrapper, 'wrapperVersion', wrapper_version,
                     'osVersion', os_version, 'appVersion', app_version, 'consent', consent)::text AS line
                 FROM ingest_sessions WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, install_hash, part) > ($4::text, $5::text, $6::integer)
-                ORDER BY session_id, install_hash, part LIMIT \(Self.pageSize)
+                    AND (install_hash, session_id, part) > ($5::text, $4::text, $6::integer)
+                ORDER BY install_hash, session_id, part LIMIT \(Self.pageSize)
                 """
         case .screens:
             sql = """
@@ -103,8 +103,8 @@ public struct IngestExport: Sendable {
                     'engagedMs', engaged_ms, 'taps', taps, 'itaps', itaps,
                     'receivedAt', to_char(received_at AT TIME ZONE 'UTC', \(t)))::text AS line
                 FROM ingest_screen_views WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, install_hash, view_id) > ($4::text, $5::text, $6::text COLLATE "C")
-                ORDER BY session_id, install_hash, view_id LIMIT \(Self.pageSize)
+                    AND (install_hash, session_id, view_id) > ($5::text, $4::text, $6::text COLLATE "C")
+                ORDER BY install_hash, session_id, view_id LIMIT \(Self.pageSize)
                 """
         case .events:
             sql = """
@@ -113,8 +113,8 @@ public struct IngestExport: Sendable {
                     'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', \(t)), 'props', props,
                     'receivedAt', to_char(received_at AT TIME ZONE 'UTC', \(t)))::text AS line
                 FROM ingest_events WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
-                    AND (session_id, install_hash, n) > ($4::text, $5::text, $6::bigint)
-                ORDER BY session_id, install_hash, n LIMIT \(Self.pageSize)
+                    AND (install_hash, session_id, n) > ($5::text, $4::text, $6::bigint)
+                ORDER BY install_hash, session_id, n LIMIT \(Self.pageSize)
                 """
         }
         return try pool.withConnection { connection in
