@@ -112,7 +112,7 @@ import TestSupport
     ]
 
     /// The owner's SECURITY DEFINER functions the application role may call (by name; migrations 0015, 0017, 0020,
-    /// 0022, 0023, 0024).
+    /// 0022, 0023, 0024, 0047).
     static let definerFunctions: Set<String> = [
         "affiliate_org", "app_org", "buyer_erase", "buyer_org", "email_erase", "chain_heads_due", "event_read_global", "fingerprints_sweep",
         "go_link_org", "handoff_code_org", "ingest_drop_partitions", "ingest_ensure_partitions",
@@ -122,7 +122,7 @@ import TestSupport
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "link_clicks_drop_before", "recordings_drop_before",
         "buyer_event_seqs",
-        "project_org", "proxy_key_org", "publishable_key_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "proxy_key_org", "publishable_key_ingest_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

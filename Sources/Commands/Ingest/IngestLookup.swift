@@ -2,11 +2,12 @@ import Domain
 import EventStore
 import Foundation
 import Postgres
+import Synchronization
 
 /// Reads of app ingest (`/v1/m/*`) that need no sealed secret: the app a publishable key belongs to.
 ///
-/// The org is learned from the key (`publishable_key_app`, migration 0028); everything else is read under that org's
-/// scope (row-level security).
+/// The app is read by its key alone (`publishable_key_ingest_app`, migration 0047, an owner's function: the key is
+/// the credential), in one statement.
 public struct IngestLookup: Sendable {
     let pool: Pool
 
@@ -28,19 +29,14 @@ public struct IngestLookup: Sendable {
     /// nil for each.
     public func app(publishableKey text: String) throws -> IngestApp? {
         guard let key = PublishableKey.parse(text) else { return nil }
-        let rows: [Row] = try pool.withConnection { connection in
-            guard let owner = try connection.queryPrepared("""
-                SELECT org_id::text AS org_id, app_id::text AS app_id FROM publishable_key_app($1)
-                """, [.text(key.text)]).rows.first,
-                case .success(let org) = OrgID.parse(try owner.string("org_id"))
-            else { return [] }
-            return try connection.queryPrepared("""
-                SELECT a.org_id::text AS org_id, a.app_id::text AS app_id, a.project_id::text AS project_id,
-                    a.platform, a.bundle_id, c.rev::text AS rev, c.settings::text AS settings
-                FROM app_ingest_configs c JOIN apps a ON a.app_id = c.app_id AND a.org_id = c.org_id
-                WHERE c.org_id = $1::uuid AND c.app_id = $2::uuid AND c.publishable_key = $3
-                """, [.text(org.description), .text(try owner.string("app_id")), .text(key.text)],
-                in: .org(org.uuid)).rows
+        // One statement (migration 0047): the key is the credential, and the owner's function answers the app it
+        // opens, as the org's own read would.
+        let rows = try pool.withConnection { connection in
+            try connection.queryPrepared("""
+                SELECT org_id::text AS org_id, app_id::text AS app_id, project_id::text AS project_id, platform,
+                    bundle_id, rev::text AS rev, settings::text AS settings
+                FROM publishable_key_ingest_app($1)
+                """, [.text(key.text)]).rows
         }
         guard let row = rows.first else { return nil }
         guard case .success(let org) = OrgID.parse(try row.string("org_id")),
@@ -57,10 +53,23 @@ public struct IngestLookup: Sendable {
     /// Stored settings: `{}` (never changed) is the defaults.
     static func settings(_ text: String) throws -> IngestSettings {
         guard text != "{}" else { return .defaults }
+        if let known = decodedSettings.withLock({ $0[text] }) { return known }
+        let settings: IngestSettings
         do {
-            return try JSONDecoder().decode(IngestSettings.self, from: Data(text.utf8))
+            settings = try JSONDecoder().decode(IngestSettings.self, from: Data(text.utf8))
         } catch {
             throw InconsistentState("stored ingest settings do not read back")
         }
+        decodedSettings.withLock { cache in
+            if cache.count >= decodedSettingsCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[text] = settings
+        }
+        return settings
     }
+
+    /// Settings already decoded, by their stored text: every SDK request reads its app's settings, which change
+    /// rarely, and decoding them was a visible part of a batch's cost. The text is the whole key, so a change is a
+    /// new entry; the cache is emptied when full.
+    private static let decodedSettings = Mutex<[String: IngestSettings]>([:])
+    private static let decodedSettingsCapacity = 1024
 }
