@@ -6,8 +6,8 @@ import Postgres
 /// Writes stored batches into the day-partitioned ingest tables (migration 0029) and keeps their partitions: made
 /// ahead of time, and dropped whole once older than the retention.
 ///
-/// A batch is one round trip: the org scope and `ingest_write` (session upsert, events, screen views; migrations 0042
-/// and 0044) in a pipeline, one implicit transaction. A row whose day has no partition yet (a clock far off, a fresh
+/// A batch is one round trip: the org scope and `ingest_write` (session upsert, events, screen views, account tokens,
+/// erase proof; migrations 0042, 0044 and 0048) in a pipeline, one implicit transaction. A row whose day has no partition yet (a clock far off, a fresh
 /// deployment) makes the partitions of the batch's days and the batch is written again, once.
 public struct IngestRowStore: Sendable {
     let pool: Pool
@@ -40,14 +40,13 @@ public struct IngestRowStore: Sendable {
             try ensurePartitions(fromEpochDay: days.min() ?? 0, toEpochDay: days.max() ?? 0)
             results = try pool.withConnection { try $0.pipeline(statements) }
         }
-        guard Self.readsTier(rows) else { return Written(identifiedInstallTier: nil) }
-        return Written(identifiedInstallTier: try results.last?.rows.first.flatMap {
-            InstallTier(rawValue: try $0.string("tier"))
+        return Written(identifiedInstallTier: try results.last?.rows.first.flatMap { row in
+            row.isNull("tier") ? nil : InstallTier(rawValue: try row.string("tier"))
         })
     }
 
     /// A batch with an identity and attribution granted may move its install to the `identity` tier: its write reads
-    /// the install's tier as its last statement.
+    /// the install's tier too.
     static func readsTier(_ rows: IngestRows) -> Bool { !rows.identity.isEmpty && rows.attributionGranted }
 
     /// Makes the partitions of the days `from…to` (days since 1970-01-01, UTC) that are missing; answers how many.
@@ -113,14 +112,21 @@ public struct IngestRowStore: Sendable {
             if let value = view.taps { taps.append(value) } else { taps.appendNull() }
             if let value = view.itaps { itaps.append(value) } else { itaps.appendNull() }
         }
-        // `ingest_write` (migration 0044): the org scope checked once, the rows inserted without a per-row policy.
-        var statements = [
+        var kinds = PostgresArray(.text), tokens = PostgresArray(.text)
+        for (kind, token) in rows.identity.sorted(by: { $0.key < $1.key }) {
+            kinds.append(kind)
+            tokens.append(token)
+        }
+        // `ingest_write` (migration 0048): the org scope checked once, the rows inserted without a per-row policy, the
+        // install's account tokens and erase proof kept, and its tier read when the batch may move it.
+        return [
             OrgScope.org(rows.orgId.uuid).statement,
             Statement("""
                 SELECT ingest_write($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
                     $15, $16::text[], $17::bigint[], $18::text[], $19::bigint[], $20::jsonb[], $21::text[],
                     $22::text[], $23::integer[], $24::bigint[], $25::bigint[], $26::text[], $27::text[],
-                    $28::bigint[], $29::integer[], $30::integer[])
+                    $28::bigint[], $29::integer[], $30::integer[], $31::boolean, $32::text[], $33::text[], $34,
+                    $35::boolean) AS tier
                 """, [.text(rows.orgId.description), .text(rows.projectId.description), .text(rows.appId.description),
                       .text(rows.installHash), .text(session.sessionId), .int(millis(session.startedAt)),
                       .int(millis(session.lastSeenAt)), .int(session.timeoutMs), .optional(session.sdk),
@@ -128,13 +134,8 @@ public struct IngestRowStore: Sendable {
                       .optional(session.osVersion), .optional(session.appVersion), .text(session.consent),
                       eventSessions.value, numbers.value, names.value, times.value, props.value, viewSessions.value,
                       ids.value, seqs.value, starts.value, ends.value, navs.value, paths.value, engaged.value,
-                      taps.value, itaps.value], prepared: true),
+                      taps.value, itaps.value, .bool(rows.attributionGranted), kinds.value, tokens.value,
+                      .optional(rows.eraseProof), .bool(readsTier(rows))], prepared: true),
         ]
-        statements += identityStatements(rows)
-        if readsTier(rows) {
-            statements.append(Statement("SELECT tier FROM app_installs WHERE app_id = $1::uuid AND install_hash = $2",
-                                        [.text(rows.appId.description), .text(rows.installHash)], prepared: true))
-        }
-        return statements
     }
 }

@@ -140,6 +140,46 @@ import TestSupport
             .string("n") == "3")
     }
 
+    /// `ingest_write` (migration 0048) checks the rules the event table checked per row, once over the batch, and
+    /// writes nothing of a batch it refuses.
+    @Test func theWriteRefusesEventsOutOfRangeAndAnInstallHashNotOfHexDigits() throws {
+        let setup = try setup()
+        var longSession = rows(setup, at: Date(), events: [(1, "open"), (2, "open")])
+        longSession.events[1].sessionId = String(repeating: "s", count: 65)
+        let outOfRange: [(String, IngestRows)] = [
+            ("a name of 129 bytes", rows(setup, at: Date(), events: [(1, String(repeating: "e", count: 129))])),
+            ("an empty name", rows(setup, at: Date(), events: [(1, "")])),
+            ("a negative n", rows(setup, at: Date(), events: [(-1, "open")])),
+            ("an event's session of 65 bytes", longSession),
+        ]
+        for (what, batch) in outOfRange {
+            do {
+                try setup.store.write(batch)
+                Issue.record("\(what) was written")
+            } catch let error as PostgresError {
+                #expect(error.sqlState == "23514" && error.message.contains("out of range"), "\(what): \(error)")
+            }
+        }
+        for install in [String(repeating: "AB", count: 32), String(repeating: "ab", count: 31) + "zz",
+                        String(repeating: "ab", count: 33)] {
+            #expect(throws: PostgresError.self, "\(install)") {
+                try setup.store.write(rows(setup, at: Date(), events: [(1, "open")], install: install))
+            }
+        }
+        #expect(try count(setup, "ingest_events") == 0)
+        #expect(try count(setup, "ingest_sessions") == 0)
+        // A batch within the rules, with account tokens and an erase proof, keeps both; its tier is read only when
+        // it may move the install (an identity and attribution granted) and the install is recorded.
+        var identified = rows(setup, at: Date(), events: [(1, String(repeating: "e", count: 128))])
+        identified.identity = ["xid": String(repeating: "c", count: 64)]
+        identified.attributionGranted = true
+        identified.eraseProof = String(repeating: "d", count: 64)
+        #expect(try setup.store.write(identified).identifiedInstallTier == nil)
+        #expect(try count(setup, "app_install_identities") == 1)
+        #expect(try count(setup, "app_install_erase_proofs") == 1)
+        #expect(try count(setup, "ingest_events") == 1)
+    }
+
     @Test func anotherOrganizationsScopeSeesNoneOfTheRowsAndCannotWriteThem() throws {
         let setup = try setup()
         try setup.store.write(rows(setup, at: Date(), events: [(1, "open")], views: [("v", 1)]))
