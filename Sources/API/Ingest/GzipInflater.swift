@@ -244,16 +244,47 @@ enum GzipInflater {
 }
 
 /// CRC-32 (IEEE, reflected, as gzip's trailer carries it).
+/// CRC-32 (IEEE, reflected, as gzip's trailer) by slicing-by-8: eight 256-entry tables, eight bytes a step. The
+/// byte-at-a-time loop was ~3 % of a batch's server CPU (`bench/ingest`'s profile); this is several times faster.
 private enum CRC32Table {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
+    /// Table k at offset 256·k: table 0 is the classic one, table k advances table k−1's entry by one more zero byte.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+            tables[index] = value
+        }
+        for slice in 1..<8 {
+            for index in 0..<256 {
+                let previous = tables[(slice - 1) * 256 + index]
+                tables[slice * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
 
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        tables.withUnsafeBufferPointer { t in
+            bytes.withUnsafeBufferPointer { input in
+                var crc: UInt32 = 0xFFFF_FFFF
+                var offset = 0
+                let count = input.count
+                while count - offset >= 8 {
+                    let low = crc ^ (UInt32(input[offset]) | UInt32(input[offset + 1]) << 8
+                        | UInt32(input[offset + 2]) << 16 | UInt32(input[offset + 3]) << 24)
+                    crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                        ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                        ^ t[3 * 256 + Int(input[offset + 4])] ^ t[2 * 256 + Int(input[offset + 5])]
+                        ^ t[256 + Int(input[offset + 6])] ^ t[Int(input[offset + 7])]
+                    offset += 8
+                }
+                while offset < count {
+                    crc = t[Int((crc ^ UInt32(input[offset])) & 0xFF)] ^ (crc >> 8)
+                    offset += 1
+                }
+                return crc ^ 0xFFFF_FFFF
+            }
+        }
     }
 }

@@ -41,6 +41,18 @@ import TestSupport
         }
     }
 
+    /// The trailer's CRC-32 is taken eight bytes a step and the rest one by one: every length around the step.
+    @Test func theChecksumHoldsForEveryLengthAroundItsEightByteStep() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...25) + [1021, 1024, 1031] {
+            let original = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var compressed = try gzip(original, level: 0)
+            #expect(GzipInflater.inflate(compressed, limit: 64 * 1024) == .success(original), "length \(length)")
+            compressed[compressed.count - 8] ^= 0x80
+            #expect(GzipInflater.inflate(compressed, limit: 64 * 1024) == .failure(.malformed), "length \(length)")
+        }
+    }
+
     @Test func aBombStopsAtTheCapAndABodyExactlyAtTheCapPasses() throws {
         let bomb = try gzip([], level: 9, zeros: 10 * 1024 * 1024)
         #expect(bomb.count < 20 * 1024)
