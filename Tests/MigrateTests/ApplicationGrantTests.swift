@@ -122,7 +122,8 @@ import TestSupport
         "job_mark_done", "job_mark_enqueued", "job_note_entries", "job_remember", "job_requeue", "job_touch",
         "link_clicks_drop_before", "recordings_drop_before",
         "buyer_event_seqs",
-        "project_org", "proxy_key_org", "publishable_key_ingest_app", "ref_code_org", "secret_key_holder", "store_token_app", "surface_org",
+        "project_org", "proxy_key_org", "publishable_key_ingest_app", "ref_code_org", "secret_key_holder",
+        "store_token_app", "surface_org",
     ]
 
     private static let migrated = Result { try ScratchDatabase.migrated(prefix: "grants") }

@@ -243,7 +243,6 @@ enum GzipInflater {
     }
 }
 
-/// CRC-32 (IEEE, reflected, as gzip's trailer carries it).
 /// CRC-32 (IEEE, reflected, as gzip's trailer) by slicing-by-8: eight 256-entry tables, eight bytes a step. The
 /// byte-at-a-time loop was ~3 % of a batch's server CPU (`bench/ingest`'s profile); this is several times faster.
 private enum CRC32Table {

@@ -7,8 +7,9 @@ import Postgres
 /// ahead of time, and dropped whole once older than the retention.
 ///
 /// A batch is one round trip: the org scope and `ingest_write` (session upsert, events, screen views, account tokens,
-/// erase proof; migrations 0042, 0044 and 0048) in a pipeline, one implicit transaction. A row whose day has no partition yet (a clock far off, a fresh
-/// deployment) makes the partitions of the batch's days and the batch is written again, once.
+/// erase proof; migrations 0042, 0044 and 0048) in a pipeline, one implicit transaction. A row whose day has no
+/// partition yet (a clock far off, a fresh deployment) makes the partitions of the batch's days and the batch is
+/// written again, once.
 public struct IngestRowStore: Sendable {
     let pool: Pool
 

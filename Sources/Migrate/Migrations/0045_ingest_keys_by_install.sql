@@ -1,5 +1,5 @@
--- App ingest (issue 20's `bench/ingest`; docs/performance.md "bench/ingest", docs/app-ingest.md "Storage" and "Export"):
--- one index per ingest table instead of two.
+-- App ingest (issue 20's `bench/ingest`; docs/performance.md "bench/ingest", docs/app-ingest.md "Storage" and
+-- "Export"): one index per ingest table instead of two.
 --
 -- Each table had its primary key (day, app, session, install, …) and an index (app, install) for erasure (0034).
 -- A stored batch writes ~150 event rows, so the events' two indexes, with keys of ~140 and ~80 bytes, were most of

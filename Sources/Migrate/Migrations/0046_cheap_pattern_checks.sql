@@ -25,7 +25,8 @@ BEGIN
         WHERE con.contype = 'c' AND con.coninhcount = 0 AND nsp.nspname = 'public'
         ORDER BY 1, 2
     LOOP
-        m := regexp_match(c.def, '^CHECK \(\(([a-z_][a-z0-9_]*) ~ ''\^\[([^]'']+)\]\{([0-9]+)(,([0-9]+))?\}\$''::text\)\)$');
+        m := regexp_match(c.def,
+            '^CHECK \(\(([a-z_][a-z0-9_]*) ~ ''\^\[([^]'']+)\]\{([0-9]+)(,([0-9]+))?\}\$''::text\)\)$');
         CONTINUE WHEN m IS NULL;
         IF m[5] IS NULL THEN
             v_rule := format('length(%I) = %s', m[1], m[3]);
