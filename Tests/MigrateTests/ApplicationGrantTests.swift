@@ -33,7 +33,9 @@ import TestSupport
         "ingest_sessions": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                   updatable: ["last_seen_at", "batches", "sdk", "sdk_version", "os_version",
                                               "app_version", "consent"]),
-        "ingest_events": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        // Since 0049 a batch's events are one row of `ingest_event_batches`; `ingest_events` is the view of them.
+        "ingest_event_batches": Grants(table: ["SELECT", "INSERT", "DELETE"]),
+        "ingest_events": Grants(table: ["SELECT"]),
         "ingest_screen_views": Grants(table: ["SELECT", "INSERT", "DELETE"],
                                       updatable: ["seq", "started_at", "ended_at", "nav", "path", "engaged_ms",
                                                   "taps", "itaps", "received_at"]),

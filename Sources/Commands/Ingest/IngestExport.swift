@@ -113,6 +113,7 @@ public struct IngestExport: Sendable {
                     'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', \(t)), 'props', props,
                     'receivedAt', to_char(received_at AT TIME ZONE 'UTC', \(t)))::text AS line
                 FROM ingest_events WHERE org_id = $1::uuid AND app_id = $2::uuid AND day = $3::date
+                    AND (install_hash, session_id) >= ($5::text, $4::text)
                     AND (install_hash, session_id, n) > ($5::text, $4::text, $6::bigint)
                 ORDER BY install_hash, session_id, n LIMIT \(Self.pageSize)
                 """

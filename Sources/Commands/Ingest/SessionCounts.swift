@@ -36,7 +36,7 @@ public struct SessionCounts: Sendable {
                         AND day BETWEEN $3::date AND $4::date
                     UNION SELECT day FROM ingest_screen_views WHERE org_id = $1::uuid AND app_id = $2::uuid
                         AND day BETWEEN $3::date AND $4::date
-                    UNION SELECT day FROM ingest_events WHERE org_id = $1::uuid AND app_id = $2::uuid
+                    UNION SELECT day FROM ingest_event_batches WHERE org_id = $1::uuid AND app_id = $2::uuid
                         AND day BETWEEN $3::date AND $4::date
                 ) d
                 LEFT JOIN (
@@ -48,7 +48,7 @@ public struct SessionCounts: Sendable {
                     WHERE org_id = $1::uuid AND app_id = $2::uuid AND day BETWEEN $3::date AND $4::date GROUP BY day
                 ) v ON v.day = d.day
                 LEFT JOIN (
-                    SELECT day, count(*) AS events FROM ingest_events
+                    SELECT day, sum(cardinality(event_ns)) AS events FROM ingest_event_batches
                     WHERE org_id = $1::uuid AND app_id = $2::uuid AND day BETWEEN $3::date AND $4::date GROUP BY day
                 ) e ON e.day = d.day
                 ORDER BY d.day

@@ -3,6 +3,7 @@ import Domain
 import EventStore
 import Foundation
 import Postgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -140,6 +141,88 @@ import TestSupport
             .string("n") == "3")
     }
 
+    /// Since migration 0049 the events a batch stores for one session and UTC day are one row of
+    /// `ingest_event_batches` (ordered by `n`); a re-send stores only the numbers its session and day do not have yet,
+    /// the first of equal numbers in one batch wins, and the `ingest_events` view reads them back one row per event.
+    @Test func aBatchsEventsAreOneRowPerSessionAndDayAndOnlyNumbersNotYetStoredAreAdded() throws {
+        let setup = try setup()
+        let midnight = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86400).rounded(.down) * 86400)
+        let before = midnight.addingTimeInterval(-30)
+        let after = midnight.addingTimeInterval(30)
+        var batch = rows(setup, at: before)
+        batch.events = [
+            .init(sessionId: "s-1", n: 3, name: "tap", occurredAt: before, props: #"{"k":3}"#),
+            .init(sessionId: "s-1", n: 1, name: "open", occurredAt: before, props: nil),
+            .init(sessionId: "s-1", n: 1, name: "open again", occurredAt: before, props: nil),
+            .init(sessionId: "s-1", n: 4, name: "after midnight", occurredAt: after, props: nil),
+            .init(sessionId: "s-2", n: 1, name: "other session", occurredAt: before, props: nil),
+        ]
+        try setup.store.write(batch)
+        let packed = """
+            SELECT session_id || '@' || (day - $2::date) || ':' || n_marks::text || ':'
+                || array_to_string(event_names, ',') AS r
+            FROM ingest_event_batches WHERE app_id = $1::uuid ORDER BY session_id, day, first_n
+            """
+        let day = String(RFC3339.format(midnight).prefix(10))
+        #expect(try setup.owner.query(packed, [.text(setup.app.appId), .text(day)]).rows.map { try $0.string("r") }
+                == ["s-1@-1:{[1,2),[3,4)}:open,tap", "s-1@0:{[4,5)}:after midnight", "s-2@-1:{[1,2)}:other session"])
+        // A re-send with one number stored and two new ones adds a row of the two.
+        var again = rows(setup, at: before)
+        again.events = [
+            .init(sessionId: "s-1", n: 3, name: "tap changed", occurredAt: before, props: nil),
+            .init(sessionId: "s-1", n: 2, name: "scroll", occurredAt: before, props: nil),
+            .init(sessionId: "s-1", n: 7, name: "close", occurredAt: before, props: nil),
+        ]
+        try setup.store.write(again)
+        try setup.store.write(again)
+        let events = try setup.owner.query("""
+            SELECT session_id || ':' || n || ':' || name || ':' || coalesce(props::text, '-') AS e FROM ingest_events
+            WHERE app_id = $1::uuid ORDER BY session_id, n
+            """, [.text(setup.app.appId)]).rows.map { try $0.string("e") }
+        #expect(events == ["s-1:1:open:-", #"s-1:2:scroll:-"#, #"s-1:3:tap:{"k": 3}"#, "s-1:4:after midnight:-",
+                           "s-1:7:close:-", "s-2:1:other session:-"])
+        #expect(try count(setup, "ingest_event_batches") == 4)
+    }
+
+    /// Batches of one install written at once, each re-sending most of the others' numbers, store every number once
+    /// (`ingest_write` holds a transaction lock on the install while it reads the marks and adds its row).
+    @Test func concurrentBatchesOfOneInstallStoreEachNumberOnce() throws {
+        let setup = try setup()
+        let now = Date()
+        let pool = Pool(configuration: PostgresConfiguration(url: setup.fixture.apps.tenants.database.appURL,
+                                                             poolSize: 8))
+        let store = IngestRowStore(pool: pool)
+        let failures = Mutex(0)
+        let rounds = 6
+        for round in 0..<rounds {
+            // Eight threads released together; each batch its own top-level session (so no session row orders them),
+            // its events all of the round's session.
+            let gate = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for i in 0..<8 {
+                var batch = rows(setup, at: now, session: "top-\(round)-\(i)")
+                batch.events = (0..<40).map {
+                    .init(sessionId: "s-\(round)", n: ($0 * 3 + i) % 60, name: "e", occurredAt: now, props: nil)
+                }
+                done.enter()
+                Thread { [batch] in
+                    gate.wait()
+                    do { try store.write(batch) } catch { failures.withLock { $0 += 1 } }
+                    done.leave()
+                }.start()
+            }
+            for _ in 0..<8 { gate.signal() }
+            done.wait()
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let stored = try setup.owner.query("""
+            SELECT count(*) AS all, count(DISTINCT (session_id, n)) AS distinct, min(n) AS low, max(n) AS high
+            FROM ingest_events WHERE app_id = $1::uuid
+            """, [.text(setup.app.appId)]).rows[0]
+        #expect(try stored.string("all") == "\(rounds * 60)" && stored.string("distinct") == "\(rounds * 60)")
+        #expect(try stored.string("low") == "0" && stored.string("high") == "59")
+    }
+
     /// `ingest_write` (migration 0048) checks the rules the event table checked per row, once over the batch, and
     /// writes nothing of a batch it refuses.
     @Test func theWriteRefusesEventsOutOfRangeAndAnInstallHashNotOfHexDigits() throws {
@@ -187,7 +270,7 @@ import TestSupport
         let app = Pool(configuration: PostgresConfiguration(url: setup.fixture.apps.tenants.database.appURL,
                                                             poolSize: 1))
         let otherOrg = try OrgID.parse(other.org).get()
-        for table in ["ingest_sessions", "ingest_events", "ingest_screen_views"] {
+        for table in ["ingest_sessions", "ingest_events", "ingest_event_batches", "ingest_screen_views"] {
             let seen = try app.withConnection { connection in
                 try connection.queryPrepared("SELECT count(*) AS n FROM \(table)", [], in: .org(otherOrg.uuid))
             }.rows[0].string("n")
@@ -204,9 +287,10 @@ import TestSupport
         #expect(throws: PostgresError.self) {
             try app.withConnection { connection in
                 try connection.pipeline([OrgScope.org(otherOrg.uuid).statement, Statement("""
-                    INSERT INTO ingest_events (day, org_id, app_id, install_hash, session_id, n, name, occurred_at,
-                        received_at)
-                    VALUES (current_date, $1::uuid, $2::uuid, repeat('a', 64), 's', 1, 'x', now(), now())
+                    INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n,
+                        n_marks, event_ns, event_names, event_times, event_props, received_at)
+                    VALUES (current_date, $1::uuid, $2::uuid, repeat('a', 64), 's', 1, '{[1,1]}', '{1}', '{x}',
+                        ARRAY[now()], ARRAY[NULL::jsonb], now())
                     """, [.text(setup.org.description), .text(setup.app.appId)])])
             }
         }

@@ -1,0 +1,271 @@
+-- A batch's events as one row (docs/performance.md "bench/ingest: a batch's events in one row", session
+-- 2026-12-05 #12). `ingest_events` kept one row and one primary-key entry per event, ~150 of each per batch: a profile of
+-- `bench/ingest` put about half of Postgres's time per batch in those index entries (pgbench on the same 149 rows:
+-- 713–840 batches/s with the key, 1 505–1 935 without). Now the events a batch stores for one session and UTC day are
+-- one row of `ingest_event_batches`, their fields in parallel arrays ordered by `n`, and `n_marks` the set of their
+-- numbers; `ingest_events` becomes a view with the old table's columns, one row per event, for every reader.
+--
+-- Deduplication by (app, install, session, day, n) stays: `ingest_write` takes a transaction lock on the install,
+-- reads the marks of the session's day (one primary-key range), and stores only the numbers not yet marked. An
+-- erasure deletes an install's rows as before (the key starts with app and install); retention drops day partitions.
+CREATE TABLE ingest_event_batches (
+    day          date           NOT NULL,
+    org_id       uuid           NOT NULL,
+    app_id       uuid           NOT NULL,
+    install_hash text           NOT NULL CHECK (length(install_hash) = 64 AND install_hash !~ '[^0-9a-f]'),
+    session_id   text           COLLATE "C" NOT NULL CHECK (octet_length(session_id) BETWEEN 1 AND 64),
+    first_n      bigint         NOT NULL CHECK (first_n >= 0),
+    n_marks      int8multirange NOT NULL,
+    event_ns     bigint[]       NOT NULL,
+    event_names  text[]         NOT NULL,
+    event_times  timestamptz[]  NOT NULL,
+    event_props  jsonb[]        NOT NULL,
+    received_at  timestamptz    NOT NULL,
+    CHECK (cardinality(event_ns) BETWEEN 1 AND 10000 AND cardinality(event_names) = cardinality(event_ns)
+           AND cardinality(event_times) = cardinality(event_ns) AND cardinality(event_props) = cardinality(event_ns)
+           AND event_ns[1] = first_n AND lower(n_marks) = first_n),
+    PRIMARY KEY (app_id, install_hash, session_id, first_n, day)
+) PARTITION BY RANGE (day);
+
+ALTER TABLE ingest_event_batches ENABLE ROW LEVEL SECURITY;
+CREATE POLICY org_scope ON ingest_event_batches
+    USING (strpos(current_setting('handoff.org_id', true), org_id::text) > 0)
+    WITH CHECK (strpos(current_setting('handoff.org_id', true), org_id::text) > 0);
+
+-- A partition of the new table for every day that has one of the old (and the days the functions below keep ahead).
+DO $$
+DECLARE
+    v_day date;
+    v_name text;
+BEGIN
+    FOR v_day IN
+        SELECT to_date(right(c.relname, 8), 'YYYYMMDD') FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent
+        WHERE n.nspname = 'ingest_parts' AND p.relname = 'ingest_events' AND c.relname ~ '_[0-9]{8}$'
+    LOOP
+        v_name := 'ingest_event_batches_' || to_char(v_day, 'YYYYMMDD');
+        EXECUTE format('CREATE TABLE ingest_parts.%I PARTITION OF public.ingest_event_batches '
+                       'FOR VALUES FROM (%L) TO (%L)', v_name, v_day, v_day + 1);
+        EXECUTE format('ALTER TABLE ingest_parts.%I ENABLE ROW LEVEL SECURITY', v_name);
+    END LOOP;
+END
+$$;
+
+-- The stored events, one row per batch as they arrived: a batch's rows share their `received_at` (its transaction's
+-- time), and its numbers are distinct within a session and day (the old primary key).
+INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, n_marks, event_ns,
+    event_names, event_times, event_props, received_at)
+SELECT day, org_id, app_id, install_hash, session_id, min(n), range_agg(int8range(n, n, '[]')),
+    array_agg(n ORDER BY n), array_agg(name ORDER BY n), array_agg(occurred_at ORDER BY n),
+    array_agg(props ORDER BY n), received_at
+FROM ingest_events
+GROUP BY day, org_id, app_id, install_hash, session_id, received_at;
+
+DROP TABLE ingest_events;
+
+-- Every reader's view of the events, one row per event as the table had them; the caller's row-level security
+-- applies (security_invoker).
+CREATE VIEW ingest_events WITH (security_invoker = true) AS
+SELECT b.day, b.org_id, b.app_id, b.install_hash, b.session_id, e.n, e.name, e.occurred_at, e.props, b.received_at
+FROM ingest_event_batches b
+    CROSS JOIN LATERAL unnest(b.event_ns, b.event_names, b.event_times, b.event_props)
+        AS e(n, name, occurred_at, props);
+
+-- The partition functions of 0029 with the new table in place of the old.
+CREATE OR REPLACE FUNCTION ingest_ensure_partitions(p_from date, p_to date) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_day   date;
+    v_table text;
+    v_name  text;
+    v_made  integer := 0;
+BEGIN
+    IF p_from IS NULL OR p_to IS NULL OR p_to < p_from OR p_to - p_from > 62 THEN
+        RAISE EXCEPTION 'ingest_ensure_partitions: give 1 to 63 days' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('ingest_partitions'));
+    FOR v_day IN SELECT generate_series(p_from, p_to, interval '1 day')::date LOOP
+        FOREACH v_table IN ARRAY ARRAY['ingest_sessions', 'ingest_event_batches', 'ingest_screen_views'] LOOP
+            v_name := v_table || '_' || to_char(v_day, 'YYYYMMDD');
+            CONTINUE WHEN to_regclass('ingest_parts.' || v_name) IS NOT NULL;
+            EXECUTE format('CREATE TABLE ingest_parts.%I PARTITION OF public.%I FOR VALUES FROM (%L) TO (%L)',
+                           v_name, v_table, v_day, v_day + 1);
+            EXECUTE format('ALTER TABLE ingest_parts.%I ENABLE ROW LEVEL SECURITY', v_name);
+            v_made := v_made + 1;
+        END LOOP;
+    END LOOP;
+    RETURN v_made;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ingest_drop_partitions(p_before date) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_name    text;
+    v_dropped integer := 0;
+BEGIN
+    IF p_before IS NULL THEN
+        RAISE EXCEPTION 'ingest_drop_partitions: give a day' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('ingest_partitions'));
+    FOR v_name IN
+        SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent
+        WHERE n.nspname = 'ingest_parts'
+          AND p.relname IN ('ingest_sessions', 'ingest_event_batches', 'ingest_screen_views')
+          AND c.relname ~ '_[0-9]{8}$'
+          AND to_date(right(c.relname, 8), 'YYYYMMDD') < p_before
+    LOOP
+        EXECUTE format('DROP TABLE ingest_parts.%I', v_name);
+        v_dropped := v_dropped + 1;
+    END LOOP;
+    RETURN v_dropped;
+END
+$$;
+
+-- 0048's batch write, its events stored as above. Within a batch the first of equal (session, day, n) wins, and a
+-- number already marked for its session and day is left out, as the old key's ON CONFLICT DO NOTHING did.
+CREATE OR REPLACE FUNCTION ingest_write(
+    p_org uuid, p_project uuid, p_app uuid, p_install_hash text,
+    p_session text, p_started_ms bigint, p_last_seen_ms bigint, p_session_timeout_ms bigint,
+    p_sdk text, p_sdk_version text, p_wrapper text, p_wrapper_version text, p_os_version text,
+    p_app_version text, p_consent text,
+    p_event_sessions text[], p_event_numbers bigint[], p_event_names text[], p_event_times bigint[],
+    p_event_props jsonb[],
+    p_view_sessions text[], p_view_ids text[], p_view_seqs integer[], p_view_starts bigint[], p_view_ends bigint[],
+    p_view_navs text[], p_view_paths text[], p_view_engaged bigint[], p_view_taps integer[], p_view_itaps integer[],
+    p_attribution boolean, p_identity_kinds text[], p_identity_tokens text[], p_erase_proof text, p_read_tier boolean
+) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_started timestamptz := to_timestamp(p_started_ms / 1000.0);
+    v_last    timestamptz := to_timestamp(p_last_seen_ms / 1000.0);
+    v_day     date := (to_timestamp(p_started_ms / 1000.0) AT TIME ZONE 'UTC')::date;
+    v_timeout interval;
+    v_top     integer;
+    v_part    integer;
+BEGIN
+    IF strpos(coalesce(current_setting('handoff.org_id', true), ''), p_org::text) = 0 THEN
+        RAISE EXCEPTION 'ingest_write: org is not in the transaction''s scope' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF length(p_install_hash) <> 64 OR p_install_hash ~ '[^0-9a-f]' THEN
+        RAISE EXCEPTION 'ingest_write: not an install hash' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p_session_timeout_ms IS NULL OR p_session_timeout_ms <= 0 THEN
+        RAISE EXCEPTION 'ingest_write: the session timeout must be positive' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM app_ingest_configs WHERE app_id = p_app AND org_id = p_org) THEN
+        RAISE EXCEPTION 'ingest_write: the app is not the org''s' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    v_timeout := p_session_timeout_ms * interval '1 millisecond';
+    -- One look at the session's parts of the day (the primary key's prefix, one partition).
+    SELECT max(s.part),
+           (array_agg(s.part ORDER BY s.last_seen_at DESC)
+                FILTER (WHERE s.last_seen_at >= v_started - v_timeout AND s.started_at <= v_last + v_timeout))[1]
+    INTO v_top, v_part
+    FROM ingest_sessions s
+    WHERE s.day = v_day AND s.app_id = p_app AND s.session_id = p_session AND s.install_hash = p_install_hash;
+    v_part := coalesce(v_part, v_top + 1, 0);
+    INSERT INTO ingest_sessions AS s (day, org_id, project_id, app_id, install_hash, session_id, part, started_at,
+        last_seen_at, batches, sdk, sdk_version, wrapper, wrapper_version, os_version, app_version, consent)
+    VALUES (v_day, p_org, p_project, p_app, p_install_hash, p_session, v_part, v_started, v_last, 1, p_sdk,
+        p_sdk_version, p_wrapper, p_wrapper_version, p_os_version, p_app_version, p_consent)
+    ON CONFLICT (day, app_id, session_id, install_hash, part) DO UPDATE SET
+        started_at = least(s.started_at, EXCLUDED.started_at),
+        last_seen_at = greatest(s.last_seen_at, EXCLUDED.last_seen_at), batches = s.batches + 1,
+        sdk = EXCLUDED.sdk, sdk_version = EXCLUDED.sdk_version, wrapper = EXCLUDED.wrapper,
+        wrapper_version = EXCLUDED.wrapper_version, os_version = EXCLUDED.os_version,
+        app_version = EXCLUDED.app_version, consent = EXCLUDED.consent;
+    IF cardinality(p_event_numbers) > 0 THEN
+        -- The rules the event table checked per row until 0048, once over the batch (the server's parser holds every
+        -- value to them already: 1–64 and 1–128 bytes, whole numbers ≥ 0).
+        IF EXISTS (SELECT 1 FROM unnest(p_event_sessions, p_event_numbers, p_event_names) AS u(s, n, name)
+                   WHERE u.s IS NULL OR u.n IS NULL OR u.name IS NULL OR octet_length(u.s) NOT BETWEEN 1 AND 64
+                       OR u.n < 0 OR octet_length(u.name) NOT BETWEEN 1 AND 128) THEN
+            RAISE EXCEPTION 'ingest_write: an event''s session (1 to 64 bytes), n (≥ 0) or name (1 to 128 bytes) is '
+                'out of range' USING ERRCODE = 'check_violation';
+        END IF;
+        -- Batches of one install take turns from here to their commit, so each reads the marks the one before left.
+        PERFORM pg_advisory_xact_lock(26213, hashtext(p_app::text || p_install_hash));
+        WITH given AS (
+            SELECT DISTINCT ON (u.day, u.s, u.n) u.day, u.s, u.n, u.name, u.t, u.p
+            FROM (SELECT (to_timestamp(x.t / 1000.0) AT TIME ZONE 'UTC')::date AS day, x.s, x.n, x.name,
+                         to_timestamp(x.t / 1000.0) AS t, x.p, x.o
+                  FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
+                      WITH ORDINALITY AS x(s, n, name, t, p, o)) u
+            ORDER BY u.day, u.s, u.n, u.o
+        ), marked AS (
+            SELECT g.day, g.s,
+                   (SELECT range_agg(b.n_marks) FROM ingest_event_batches b
+                    WHERE b.app_id = p_app AND b.install_hash = p_install_hash AND b.session_id = g.s
+                      AND b.day = g.day) AS marks
+            FROM (SELECT DISTINCT day, s FROM given) g
+        )
+        INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, n_marks, event_ns,
+            event_names, event_times, event_props, received_at)
+        SELECT e.day, p_org, p_app, p_install_hash, e.s, min(e.n), range_agg(int8range(e.n, e.n, '[]')),
+            array_agg(e.n ORDER BY e.n), array_agg(e.name ORDER BY e.n), array_agg(e.t ORDER BY e.n),
+            array_agg(e.p ORDER BY e.n), now()
+        FROM given e JOIN marked m ON m.day = e.day AND m.s = e.s
+        WHERE m.marks IS NULL OR NOT m.marks @> e.n
+        GROUP BY e.day, e.s;
+    END IF;
+    IF cardinality(p_view_ids) > 0 THEN
+        INSERT INTO ingest_screen_views AS v (day, org_id, app_id, install_hash, session_id, view_id, seq, started_at,
+            ended_at, nav, path, engaged_ms, taps, itaps, received_at)
+        SELECT (to_timestamp(u.t0 / 1000.0) AT TIME ZONE 'UTC')::date, p_org, p_app, p_install_hash, u.s, u.id,
+            u.seq, to_timestamp(u.t0 / 1000.0), to_timestamp(u.t1 / 1000.0), u.nav, u.path, u.eng, u.taps, u.itaps,
+            now()
+        FROM unnest(p_view_sessions, p_view_ids, p_view_seqs, p_view_starts, p_view_ends, p_view_navs, p_view_paths,
+                    p_view_engaged, p_view_taps, p_view_itaps)
+            AS u(s, id, seq, t0, t1, nav, path, eng, taps, itaps)
+        ON CONFLICT (day, app_id, session_id, install_hash, view_id) DO UPDATE SET seq = EXCLUDED.seq,
+            started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, nav = EXCLUDED.nav, path = EXCLUDED.path,
+            engaged_ms = EXCLUDED.engaged_ms, taps = EXCLUDED.taps, itaps = EXCLUDED.itaps,
+            received_at = EXCLUDED.received_at
+        WHERE v.seq < EXCLUDED.seq;
+    END IF;
+    -- The install's account tokens (0034): every stored batch sets the attribution of those already kept to its own
+    -- `cs` (the identity tier follows the install's latest batch), and keeps the tokens it names.
+    UPDATE app_install_identities SET attribution = p_attribution
+    WHERE app_id = p_app AND install_hash = p_install_hash AND attribution <> p_attribution;
+    IF cardinality(p_identity_kinds) > 0 THEN
+        INSERT INTO app_install_identities AS i (org_id, project_id, app_id, install_hash, kind, token, attribution,
+            first_seen_at, last_seen_at)
+        SELECT p_org, p_project, p_app, p_install_hash, u.kind, u.token, p_attribution, now(), now()
+        FROM unnest(p_identity_kinds, p_identity_tokens) AS u(kind, token)
+        ON CONFLICT (app_id, install_hash, kind, token) DO UPDATE SET attribution = EXCLUDED.attribution,
+            last_seen_at = EXCLUDED.last_seen_at;
+    END IF;
+    -- The erase proof (`dp`), kept only if the install has none.
+    IF p_erase_proof IS NOT NULL THEN
+        INSERT INTO app_install_erase_proofs (org_id, app_id, install_hash, proof, recorded_at)
+        VALUES (p_org, p_app, p_install_hash, p_erase_proof, now()) ON CONFLICT (app_id, install_hash) DO NOTHING;
+    END IF;
+    -- The install's recorded tier, for the caller to move it to `identity` (NULL: not read, or not recorded yet).
+    IF p_read_tier THEN
+        RETURN (SELECT tier FROM app_installs WHERE app_id = p_app AND install_hash = p_install_hash);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+-- CREATE OR REPLACE keeps the grants but not 0048's setting: generic plans again (one partition per call).
+ALTER FUNCTION ingest_write(uuid, uuid, uuid, text, text, bigint, bigint, bigint, text, text, text, text,
+    text, text, text, text[], bigint[], text[], bigint[], jsonb[], text[], text[], integer[], bigint[], bigint[],
+    text[], text[], bigint[], integer[], integer[], boolean, text[], text[], text, boolean)
+    SET plan_cache_mode = force_generic_plan;
+
+-- The application role reads the events through the view and the rows beneath it; it deletes an install's rows
+-- (erasure). It keeps INSERT on the table, as it had on the old one, so row-level security is tested the same way.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'handoff_app') THEN
+        RAISE NOTICE 'role handoff_app does not exist; grant the application role its privileges yourself';
+        RETURN;
+    END IF;
+    GRANT SELECT, INSERT, DELETE ON ingest_event_batches TO handoff_app;
+    GRANT SELECT ON ingest_events TO handoff_app;
+END
+$$;
