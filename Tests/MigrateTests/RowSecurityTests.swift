@@ -128,10 +128,10 @@ import TestSupport
                     gen_random_uuid()::text, now(), now(), 1, 'gggg')
             """),
         Table(name: "ingest_event_batches", insert: """
-            INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, n_marks,
-                                              event_ns, event_names, event_times, event_props, received_at)
+            INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, event_ns,
+                                              event_names, event_ms, event_props, received_at)
             VALUES (current_date, $1::uuid, gen_random_uuid(), repeat('a', 64), gen_random_uuid()::text, 1,
-                    '{[1,1]}', '{1}', '{open}', ARRAY[now()], ARRAY[NULL::jsonb], now())
+                    '{1}', '{open}', '{1764547200000}', ARRAY[NULL::jsonb], now())
             """),
         Table(name: "go_links", insert: """
             INSERT INTO go_links (link_id, org_id, project_id, token, fallback_url, created_at)

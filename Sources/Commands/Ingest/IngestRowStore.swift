@@ -79,11 +79,33 @@ public struct IngestRowStore: Sendable {
 
     private static func millis(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
 
+    /// The events as `ingest_write` stores them (migration 0049): by session, UTC day and `n`, the first of equal
+    /// ones kept. A batch of one session and day then goes in as its arrays, one row, without a sort in Postgres.
+    static func storedOrder(_ events: [IngestRows.Event]) -> [IngestRows.Event] {
+        let dayMillis = 86_400_000
+        let keyed = events.enumerated().map { position, event in
+            let millis = millis(event.occurredAt)
+            let day = (millis - ((millis % dayMillis) + dayMillis) % dayMillis) / dayMillis
+            return (key: (session: event.sessionId, day: day, n: event.n, position: position), event: event)
+        }
+        let sorted = keyed.sorted { $0.key < $1.key }
+        var kept: [IngestRows.Event] = []
+        kept.reserveCapacity(sorted.count)
+        var last: (session: String, day: Int, n: Int)?
+        for item in sorted {
+            let key = (item.key.session, item.key.day, item.key.n)
+            if let last, last == key { continue }
+            last = key
+            kept.append(item.event)
+        }
+        return kept
+    }
+
     private static func statements(_ rows: IngestRows) -> [Statement] {
         let session = rows.session
         var eventSessions = PostgresArray(.text), numbers = PostgresArray(.bigint), names = PostgresArray(.text)
         var times = PostgresArray(.bigint), props = PostgresArray(.jsonb)
-        for event in rows.events {
+        for event in storedOrder(rows.events) {
             eventSessions.append(event.sessionId)
             numbers.append(event.n)
             names.append(event.name)

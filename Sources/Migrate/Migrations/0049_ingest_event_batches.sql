@@ -1,29 +1,28 @@
 -- A batch's events as one row (docs/performance.md "bench/ingest: a batch's events in one row", session
--- 2026-12-05 #12). `ingest_events` kept one row and one primary-key entry per event, ~150 of each per batch: a profile of
--- `bench/ingest` put about half of Postgres's time per batch in those index entries (pgbench on the same 149 rows:
--- 713–840 batches/s with the key, 1 505–1 935 without). Now the events a batch stores for one session and UTC day are
--- one row of `ingest_event_batches`, their fields in parallel arrays ordered by `n`, and `n_marks` the set of their
--- numbers; `ingest_events` becomes a view with the old table's columns, one row per event, for every reader.
+-- 2026-12-05 #12). `ingest_events` kept one row and one primary-key entry per event, ~150 of each per batch: a
+-- profile of `bench/ingest` put about half of Postgres's time per batch in those index entries (pgbench on the same
+-- 149 rows: 713–840 batches/s with the key, 1 505–1 935 without). Now the events a batch stores for one session and
+-- UTC day are one row of `ingest_event_batches`, their fields in parallel arrays in rising `n` (times as Unix
+-- milliseconds; names and properties compressed with lz4: pglz, the default, was 8 % of the machine's samples), and
+-- `ingest_events` becomes a view with the old table's columns, one row per event, for every reader.
 --
--- Deduplication by (app, install, session, day, n) stays: `ingest_write` takes a transaction lock on the install,
--- reads the marks of the session's day (one primary-key range), and stores only the numbers not yet marked. An
--- erasure deletes an install's rows as before (the key starts with app and install); retention drops day partitions.
+-- Deduplication by (app, install, session, day, n) stays: `ingest_write` takes a transaction lock on the install and
+-- stores only the numbers its session and day do not have yet. An erasure deletes an install's rows as before (the key
+-- starts with app and install); retention drops day partitions. The table has no CHECK: `ingest_write`, the only
+-- writer, checks each rule once per batch (as 0048 did for the old table), where Postgres would otherwise read every
+-- constraint back from text for each statement.
 CREATE TABLE ingest_event_batches (
-    day          date           NOT NULL,
-    org_id       uuid           NOT NULL,
-    app_id       uuid           NOT NULL,
-    install_hash text           NOT NULL CHECK (length(install_hash) = 64 AND install_hash !~ '[^0-9a-f]'),
-    session_id   text           COLLATE "C" NOT NULL CHECK (octet_length(session_id) BETWEEN 1 AND 64),
-    first_n      bigint         NOT NULL CHECK (first_n >= 0),
-    n_marks      int8multirange NOT NULL,
-    event_ns     bigint[]       NOT NULL,
-    event_names  text[]         NOT NULL,
-    event_times  timestamptz[]  NOT NULL,
-    event_props  jsonb[]        NOT NULL,
-    received_at  timestamptz    NOT NULL,
-    CHECK (cardinality(event_ns) BETWEEN 1 AND 10000 AND cardinality(event_names) = cardinality(event_ns)
-           AND cardinality(event_times) = cardinality(event_ns) AND cardinality(event_props) = cardinality(event_ns)
-           AND event_ns[1] = first_n AND lower(n_marks) = first_n),
+    day          date        NOT NULL,
+    org_id       uuid        NOT NULL,
+    app_id       uuid        NOT NULL,
+    install_hash text        NOT NULL,
+    session_id   text        COLLATE "C" NOT NULL,
+    first_n      bigint      NOT NULL,
+    event_ns     bigint[]    NOT NULL,
+    event_names  text[]      COMPRESSION lz4 NOT NULL,
+    event_ms     bigint[]    NOT NULL,
+    event_props  jsonb[]     COMPRESSION lz4 NOT NULL,
+    received_at  timestamptz NOT NULL,
     PRIMARY KEY (app_id, install_hash, session_id, first_n, day)
 ) PARTITION BY RANGE (day);
 
@@ -54,11 +53,10 @@ $$;
 
 -- The stored events, one row per batch as they arrived: a batch's rows share their `received_at` (its transaction's
 -- time), and its numbers are distinct within a session and day (the old primary key).
-INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, n_marks, event_ns,
-    event_names, event_times, event_props, received_at)
-SELECT day, org_id, app_id, install_hash, session_id, min(n), range_agg(int8range(n, n, '[]')),
-    array_agg(n ORDER BY n), array_agg(name ORDER BY n), array_agg(occurred_at ORDER BY n),
-    array_agg(props ORDER BY n), received_at
+INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, event_ns, event_names,
+    event_ms, event_props, received_at)
+SELECT day, org_id, app_id, install_hash, session_id, min(n), array_agg(n ORDER BY n), array_agg(name ORDER BY n),
+    array_agg((extract(epoch FROM occurred_at) * 1000)::bigint ORDER BY n), array_agg(props ORDER BY n), received_at
 FROM ingest_events
 GROUP BY day, org_id, app_id, install_hash, session_id, received_at;
 
@@ -67,10 +65,10 @@ DROP TABLE ingest_events;
 -- Every reader's view of the events, one row per event as the table had them; the caller's row-level security
 -- applies (security_invoker).
 CREATE VIEW ingest_events WITH (security_invoker = true) AS
-SELECT b.day, b.org_id, b.app_id, b.install_hash, b.session_id, e.n, e.name, e.occurred_at, e.props, b.received_at
+SELECT b.day, b.org_id, b.app_id, b.install_hash, b.session_id, e.n, e.name, to_timestamp(e.ms / 1000.0) AS occurred_at,
+    e.props, b.received_at
 FROM ingest_event_batches b
-    CROSS JOIN LATERAL unnest(b.event_ns, b.event_names, b.event_times, b.event_props)
-        AS e(n, name, occurred_at, props);
+    CROSS JOIN LATERAL unnest(b.event_ns, b.event_names, b.event_ms, b.event_props) AS e(n, name, ms, props);
 
 -- The partition functions of 0029 with the new table in place of the old.
 CREATE OR REPLACE FUNCTION ingest_ensure_partitions(p_from date, p_to date) RETURNS integer
@@ -125,7 +123,7 @@ END
 $$;
 
 -- 0048's batch write, its events stored as above. Within a batch the first of equal (session, day, n) wins, and a
--- number already marked for its session and day is left out, as the old key's ON CONFLICT DO NOTHING did.
+-- number already stored for its session and day is left out, as the old key's ON CONFLICT DO NOTHING did.
 CREATE OR REPLACE FUNCTION ingest_write(
     p_org uuid, p_project uuid, p_app uuid, p_install_hash text,
     p_session text, p_started_ms bigint, p_last_seen_ms bigint, p_session_timeout_ms bigint,
@@ -145,6 +143,12 @@ DECLARE
     v_timeout interval;
     v_top     integer;
     v_part    integer;
+    v_events  integer;
+    v_first_s text;
+    v_day_ms  bigint;
+    v_event_day date;
+    v_bad     boolean;
+    v_one_run boolean;
 BEGIN
     IF strpos(coalesce(current_setting('handoff.org_id', true), ''), p_org::text) = 0 THEN
         RAISE EXCEPTION 'ingest_write: org is not in the transaction''s scope' USING ERRCODE = 'insufficient_privilege';
@@ -177,39 +181,66 @@ BEGIN
         sdk = EXCLUDED.sdk, sdk_version = EXCLUDED.sdk_version, wrapper = EXCLUDED.wrapper,
         wrapper_version = EXCLUDED.wrapper_version, os_version = EXCLUDED.os_version,
         app_version = EXCLUDED.app_version, consent = EXCLUDED.consent;
-    IF cardinality(p_event_numbers) > 0 THEN
-        -- The rules the event table checked per row until 0048, once over the batch (the server's parser holds every
-        -- value to them already: 1–64 and 1–128 bytes, whole numbers ≥ 0).
-        IF EXISTS (SELECT 1 FROM unnest(p_event_sessions, p_event_numbers, p_event_names) AS u(s, n, name)
-                   WHERE u.s IS NULL OR u.n IS NULL OR u.name IS NULL OR octet_length(u.s) NOT BETWEEN 1 AND 64
-                       OR u.n < 0 OR octet_length(u.name) NOT BETWEEN 1 AND 128) THEN
+    v_events := coalesce(cardinality(p_event_numbers), 0);
+    IF v_events > 0 THEN
+        IF coalesce(cardinality(p_event_sessions), 0) <> v_events OR coalesce(cardinality(p_event_names), 0) <> v_events
+           OR coalesce(cardinality(p_event_times), 0) <> v_events
+           OR coalesce(cardinality(p_event_props), 0) <> v_events THEN
+            RAISE EXCEPTION 'ingest_write: the event arrays differ in length' USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        -- One pass over the batch: the rules the event table checked per row until 0048 (the server's parser holds
+        -- every value to them already: 1–64 and 1–128 bytes, whole numbers ≥ 0), and whether the events are one
+        -- session and UTC day in rising `n` (what the server sends for a batch of one session).
+        v_first_s := p_event_sessions[1];
+        v_day_ms := p_event_times[1] - ((p_event_times[1] % 86400000) + 86400000) % 86400000;
+        SELECT bool_or(u.s IS NULL OR u.n IS NULL OR u.name IS NULL OR u.t IS NULL
+                       OR octet_length(u.s) NOT BETWEEN 1 AND 64 OR u.n < 0
+                       OR octet_length(u.name) NOT BETWEEN 1 AND 128),
+               bool_and(u.s = v_first_s AND u.t >= v_day_ms AND u.t < v_day_ms + 86400000
+                        AND (u.o = 1 OR u.n > p_event_numbers[u.o - 1]))
+        INTO v_bad, v_one_run
+        FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times) WITH ORDINALITY
+            AS u(s, n, name, t, o);
+        IF v_bad THEN
             RAISE EXCEPTION 'ingest_write: an event''s session (1 to 64 bytes), n (≥ 0) or name (1 to 128 bytes) is '
                 'out of range' USING ERRCODE = 'check_violation';
         END IF;
-        -- Batches of one install take turns from here to their commit, so each reads the marks the one before left.
+        -- Batches of one install take turns from here to their commit, so each sees the numbers the one before kept.
         PERFORM pg_advisory_xact_lock(26213, hashtext(p_app::text || p_install_hash));
-        WITH given AS (
-            SELECT DISTINCT ON (u.day, u.s, u.n) u.day, u.s, u.n, u.name, u.t, u.p
-            FROM (SELECT (to_timestamp(x.t / 1000.0) AT TIME ZONE 'UTC')::date AS day, x.s, x.n, x.name,
-                         to_timestamp(x.t / 1000.0) AS t, x.p, x.o
-                  FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
-                      WITH ORDINALITY AS x(s, n, name, t, p, o)) u
-            ORDER BY u.day, u.s, u.n, u.o
-        ), marked AS (
-            SELECT g.day, g.s,
-                   (SELECT range_agg(b.n_marks) FROM ingest_event_batches b
-                    WHERE b.app_id = p_app AND b.install_hash = p_install_hash AND b.session_id = g.s
-                      AND b.day = g.day) AS marks
-            FROM (SELECT DISTINCT day, s FROM given) g
-        )
-        INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, n_marks, event_ns,
-            event_names, event_times, event_props, received_at)
-        SELECT e.day, p_org, p_app, p_install_hash, e.s, min(e.n), range_agg(int8range(e.n, e.n, '[]')),
-            array_agg(e.n ORDER BY e.n), array_agg(e.name ORDER BY e.n), array_agg(e.t ORDER BY e.n),
-            array_agg(e.p ORDER BY e.n), now()
-        FROM given e JOIN marked m ON m.day = e.day AND m.s = e.s
-        WHERE m.marks IS NULL OR NOT m.marks @> e.n
-        GROUP BY e.day, e.s;
+        v_event_day := date '1970-01-01' + (v_day_ms / 86400000)::integer;
+        IF v_one_run AND NOT EXISTS (
+            SELECT 1 FROM ingest_event_batches b
+            WHERE b.app_id = p_app AND b.install_hash = p_install_hash AND b.session_id = v_first_s
+              AND b.day = v_event_day) THEN
+            -- The common batch: the arrays as given, one row.
+            INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, event_ns,
+                event_names, event_ms, event_props, received_at)
+            VALUES (v_event_day, p_org, p_app, p_install_hash, v_first_s, p_event_numbers[1], p_event_numbers,
+                p_event_names, p_event_times, p_event_props, now());
+        ELSE
+            -- Several sessions or days, numbers out of order or repeated, or a session and day with events already:
+            -- per session and day, the first of equal numbers, less those stored, in rising `n`.
+            WITH given AS (
+                SELECT DISTINCT ON (u.day, u.s, u.n) u.day, u.s, u.n, u.name, u.t, u.p
+                FROM (SELECT date '1970-01-01' + ((x.t - ((x.t % 86400000) + 86400000) % 86400000) / 86400000)::integer
+                             AS day, x.s, x.n, x.name, x.t, x.p, x.o
+                      FROM unnest(p_event_sessions, p_event_numbers, p_event_names, p_event_times, p_event_props)
+                          WITH ORDINALITY AS x(s, n, name, t, p, o)) u
+                ORDER BY u.day, u.s, u.n, u.o
+            ), stored AS (
+                SELECT b.day, b.session_id AS s, k.n
+                FROM ingest_event_batches b CROSS JOIN LATERAL unnest(b.event_ns) AS k(n)
+                WHERE b.app_id = p_app AND b.install_hash = p_install_hash
+                  AND (b.session_id, b.day) IN (SELECT DISTINCT g.s, g.day FROM given g)
+            )
+            INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, event_ns,
+                event_names, event_ms, event_props, received_at)
+            SELECT e.day, p_org, p_app, p_install_hash, e.s, min(e.n), array_agg(e.n ORDER BY e.n),
+                array_agg(e.name ORDER BY e.n), array_agg(e.t ORDER BY e.n), array_agg(e.p ORDER BY e.n), now()
+            FROM given e
+            WHERE NOT EXISTS (SELECT 1 FROM stored k WHERE k.day = e.day AND k.s = e.s AND k.n = e.n)
+            GROUP BY e.day, e.s;
+        END IF;
     END IF;
     IF cardinality(p_view_ids) > 0 THEN
         INSERT INTO ingest_screen_views AS v (day, org_id, app_id, install_hash, session_id, view_id, seq, started_at,

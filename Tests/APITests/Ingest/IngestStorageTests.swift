@@ -159,13 +159,13 @@ import TestSupport
         ]
         try setup.store.write(batch)
         let packed = """
-            SELECT session_id || '@' || (day - $2::date) || ':' || n_marks::text || ':'
+            SELECT session_id || '@' || (day - $2::date) || ':' || array_to_string(event_ns, ',') || ':'
                 || array_to_string(event_names, ',') AS r
             FROM ingest_event_batches WHERE app_id = $1::uuid ORDER BY session_id, day, first_n
             """
         let day = String(RFC3339.format(midnight).prefix(10))
         #expect(try setup.owner.query(packed, [.text(setup.app.appId), .text(day)]).rows.map { try $0.string("r") }
-                == ["s-1@-1:{[1,2),[3,4)}:open,tap", "s-1@0:{[4,5)}:after midnight", "s-2@-1:{[1,2)}:other session"])
+                == ["s-1@-1:1,3:open,tap", "s-1@0:4:after midnight", "s-2@-1:1:other session"])
         // A re-send with one number stored and two new ones adds a row of the two.
         var again = rows(setup, at: before)
         again.events = [
@@ -288,9 +288,9 @@ import TestSupport
             try app.withConnection { connection in
                 try connection.pipeline([OrgScope.org(otherOrg.uuid).statement, Statement("""
                     INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n,
-                        n_marks, event_ns, event_names, event_times, event_props, received_at)
-                    VALUES (current_date, $1::uuid, $2::uuid, repeat('a', 64), 's', 1, '{[1,1]}', '{1}', '{x}',
-                        ARRAY[now()], ARRAY[NULL::jsonb], now())
+                        event_ns, event_names, event_ms, event_props, received_at)
+                    VALUES (current_date, $1::uuid, $2::uuid, repeat('a', 64), 's', 1, '{1}', '{x}',
+                        '{1764547200000}', ARRAY[NULL::jsonb], now())
                     """, [.text(setup.org.description), .text(setup.app.appId)])])
             }
         }
