@@ -7,7 +7,7 @@ import Foundation
 public struct PostgresArray: Sendable {
     /// The element types this builder writes.
     public enum ElementType: Sendable {
-        case text, uuid, bigint, integer, boolean, jsonb
+        case text, uuid, bigint, integer, boolean, json, jsonb
 
         /// The OIDs of the element type and of its array type (pg_type).
         var oids: (element: UInt32, array: UInt32) {
@@ -17,6 +17,7 @@ public struct PostgresArray: Sendable {
             case .bigint: (20, 1016)
             case .integer: (23, 1007)
             case .boolean: (16, 1000)
+            case .json: (114, 199)
             case .jsonb: (3802, 3807)
             }
         }
@@ -42,9 +43,11 @@ public struct PostgresArray: Sendable {
         count += 1
     }
 
-    /// Appends a `text` element, or a `jsonb` one (`text` must then be JSON; the server parses it).
+    /// Appends a `text` element, or a `json` or `jsonb` one (`text` must then be JSON; the server checks it, and
+    /// parses it into `jsonb`'s tree only for `jsonb`).
     public mutating func append(_ text: String) {
-        precondition(elementType == .text || elementType == .jsonb, "a string in a \(elementType) array")
+        precondition(elementType == .text || elementType == .json || elementType == .jsonb,
+                     "a string in a \(elementType) array")
         var text = text
         text.withUTF8 { utf8 in
             if elementType == .jsonb {

@@ -8,6 +8,7 @@ import Testing
         let uuid = UUID(uuidString: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")!
         var uuids = PostgresArray(.uuid), texts = PostgresArray(.text), bigints = PostgresArray(.bigint)
         var integers = PostgresArray(.integer), booleans = PostgresArray(.boolean), documents = PostgresArray(.jsonb)
+        var jsonTexts = PostgresArray(.json)
         uuids.append(uuid)
         uuids.appendNull()
         for text in [#"quote " backslash \ comma , brace { } NULL"#, "ünïcödé ✓ 🎉", ""] { texts.append(text) }
@@ -20,12 +21,15 @@ import Testing
         booleans.append(false)
         booleans.appendNull()
         documents.append(#"{"b": [1, "x\"y"], "a": null}"#)
+        jsonTexts.append(#"{"b":[1,"x\"y"],  "a":null}"#)
+        jsonTexts.appendNull()
 
         let row = try #require(try PostgresFixture.connection().query("""
             SELECT $1::uuid[]::text AS uuids, to_json($2::text[])::text AS texts, $3::bigint[]::text AS bigints,
                    $4::integer[]::text AS integers, $5::boolean[]::text AS booleans, $6::jsonb[]::text AS documents,
-                   cardinality($2::text[]) AS text_count
-            """, [uuids.value, texts.value, bigints.value, integers.value, booleans.value, documents.value]).first)
+                   cardinality($2::text[]) AS text_count, $7::json[]::text AS json_texts
+            """, [uuids.value, texts.value, bigints.value, integers.value, booleans.value, documents.value,
+                  jsonTexts.value]).first)
         #expect(row["uuids"] == "{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0,NULL}")
         #expect(row["texts"] == #"["quote \" backslash \\ comma , brace { } NULL","ünïcödé ✓ 🎉",""]"#)
         #expect(row["bigints"] == "{-9223372036854775808,-1,9223372036854775807}")
@@ -33,6 +37,8 @@ import Testing
         #expect(row["booleans"] == "{t,f,NULL}")
         #expect(row["documents"] == #"{"{\"a\": null, \"b\": [1, \"x\\\"y\"]}"}"#)
         #expect(try row.int("text_count") == 3)
+        // `json` keeps the text as sent, spaces and key order included.
+        #expect(row["json_texts"] == #"{"{\"b\":[1,\"x\\\"y\"],  \"a\":null}",NULL}"#)
     }
 
     @Test func anEmptyArrayIsEmptyAndPreparedStatementsTakeArraysToo() throws {
@@ -65,5 +71,11 @@ import Testing
             try connection.query("SELECT $1::jsonb[] AS x", [documents.value])
         }
         #expect(error?.sqlState == "22P02")
+        var badJSON = PostgresArray(.json)
+        badJSON.append("[1,")
+        let jsonError = #expect(throws: PostgresError.self) {
+            try connection.query("SELECT $1::json[] AS x", [badJSON.value])
+        }
+        #expect(jsonError?.sqlState == "22P02")
     }
 }

@@ -104,7 +104,7 @@ public struct IngestRowStore: Sendable {
     private static func statements(_ rows: IngestRows) -> [Statement] {
         let session = rows.session
         var eventSessions = PostgresArray(.text), numbers = PostgresArray(.bigint), names = PostgresArray(.text)
-        var times = PostgresArray(.bigint), props = PostgresArray(.jsonb)
+        var times = PostgresArray(.bigint), props = PostgresArray(.json)
         for event in storedOrder(rows.events) {
             eventSessions.append(event.sessionId)
             numbers.append(event.n)
@@ -146,7 +146,7 @@ public struct IngestRowStore: Sendable {
             OrgScope.org(rows.orgId.uuid).statement,
             Statement("""
                 SELECT ingest_write($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                    $15, $16::text[], $17::bigint[], $18::text[], $19::bigint[], $20::jsonb[], $21::text[],
+                    $15, $16::text[], $17::bigint[], $18::text[], $19::bigint[], $20::json[], $21::text[],
                     $22::text[], $23::integer[], $24::bigint[], $25::bigint[], $26::text[], $27::text[],
                     $28::bigint[], $29::integer[], $30::integer[], $31::boolean, $32::text[], $33::text[], $34,
                     $35::boolean) AS tier

@@ -3,7 +3,7 @@
 -- profile of `bench/ingest` put about half of Postgres's time per batch in those index entries (pgbench on the same
 -- 149 rows: 713–840 batches/s with the key, 1 505–1 935 without). Now the events a batch stores for one session and
 -- UTC day are one row of `ingest_event_batches`, their fields in parallel arrays in rising `n` (times as Unix
--- milliseconds; names and properties compressed with lz4: pglz, the default, was 8 % of the machine's samples), and
+-- milliseconds, properties as `json`, every array compressed with lz4), and
 -- `ingest_events` becomes a view with the old table's columns, one row per event, for every reader.
 --
 -- Deduplication by (app, install, session, day, n) stays: `ingest_write` takes a transaction lock on the install and
@@ -18,10 +18,10 @@ CREATE TABLE ingest_event_batches (
     install_hash text        NOT NULL,
     session_id   text        COLLATE "C" NOT NULL,
     first_n      bigint      NOT NULL,
-    event_ns     bigint[]    NOT NULL,
+    event_ns     bigint[]    COMPRESSION lz4 NOT NULL,
     event_names  text[]      COMPRESSION lz4 NOT NULL,
-    event_ms     bigint[]    NOT NULL,
-    event_props  jsonb[]     COMPRESSION lz4 NOT NULL,
+    event_ms     bigint[]    COMPRESSION lz4 NOT NULL,
+    event_props  json[]      COMPRESSION lz4 NOT NULL,
     received_at  timestamptz NOT NULL,
     PRIMARY KEY (app_id, install_hash, session_id, first_n, day)
 ) PARTITION BY RANGE (day);
@@ -56,7 +56,8 @@ $$;
 INSERT INTO ingest_event_batches (day, org_id, app_id, install_hash, session_id, first_n, event_ns, event_names,
     event_ms, event_props, received_at)
 SELECT day, org_id, app_id, install_hash, session_id, min(n), array_agg(n ORDER BY n), array_agg(name ORDER BY n),
-    array_agg((extract(epoch FROM occurred_at) * 1000)::bigint ORDER BY n), array_agg(props ORDER BY n), received_at
+    array_agg((extract(epoch FROM occurred_at) * 1000)::bigint ORDER BY n), array_agg(props::json ORDER BY n),
+    received_at
 FROM ingest_events
 GROUP BY day, org_id, app_id, install_hash, session_id, received_at;
 
@@ -66,7 +67,7 @@ DROP TABLE ingest_events;
 -- applies (security_invoker).
 CREATE VIEW ingest_events WITH (security_invoker = true) AS
 SELECT b.day, b.org_id, b.app_id, b.install_hash, b.session_id, e.n, e.name, to_timestamp(e.ms / 1000.0) AS occurred_at,
-    e.props, b.received_at
+    e.props::jsonb AS props, b.received_at
 FROM ingest_event_batches b
     CROSS JOIN LATERAL unnest(b.event_ns, b.event_names, b.event_ms, b.event_props) AS e(n, name, ms, props);
 
@@ -122,15 +123,20 @@ BEGIN
 END
 $$;
 
--- 0048's batch write, its events stored as above. Within a batch the first of equal (session, day, n) wins, and a
+-- 0048's batch write, its events stored as above; their properties come as `json` (checked, not parsed into a tree
+-- and sorted as `jsonb` was). Within a batch the first of equal (session, day, n) wins, and a
 -- number already stored for its session and day is left out, as the old key's ON CONFLICT DO NOTHING did.
-CREATE OR REPLACE FUNCTION ingest_write(
+DROP FUNCTION ingest_write(uuid, uuid, uuid, text, text, bigint, bigint, bigint, text, text, text, text,
+    text, text, text, text[], bigint[], text[], bigint[], jsonb[], text[], text[], integer[], bigint[], bigint[],
+    text[], text[], bigint[], integer[], integer[], boolean, text[], text[], text, boolean);
+
+CREATE FUNCTION ingest_write(
     p_org uuid, p_project uuid, p_app uuid, p_install_hash text,
     p_session text, p_started_ms bigint, p_last_seen_ms bigint, p_session_timeout_ms bigint,
     p_sdk text, p_sdk_version text, p_wrapper text, p_wrapper_version text, p_os_version text,
     p_app_version text, p_consent text,
     p_event_sessions text[], p_event_numbers bigint[], p_event_names text[], p_event_times bigint[],
-    p_event_props jsonb[],
+    p_event_props json[],
     p_view_sessions text[], p_view_ids text[], p_view_seqs integer[], p_view_starts bigint[], p_view_ends bigint[],
     p_view_navs text[], p_view_paths text[], p_view_engaged bigint[], p_view_taps integer[], p_view_itaps integer[],
     p_attribution boolean, p_identity_kinds text[], p_identity_tokens text[], p_erase_proof text, p_read_tier boolean
@@ -282,11 +288,14 @@ BEGIN
 END
 $$;
 
--- CREATE OR REPLACE keeps the grants but not 0048's setting: generic plans again (one partition per call).
+-- Generic plans, as 0048's (one partition per call).
 ALTER FUNCTION ingest_write(uuid, uuid, uuid, text, text, bigint, bigint, bigint, text, text, text, text,
-    text, text, text, text[], bigint[], text[], bigint[], jsonb[], text[], text[], integer[], bigint[], bigint[],
+    text, text, text, text[], bigint[], text[], bigint[], json[], text[], text[], integer[], bigint[], bigint[],
     text[], text[], bigint[], integer[], integer[], boolean, text[], text[], text, boolean)
     SET plan_cache_mode = force_generic_plan;
+REVOKE ALL ON FUNCTION ingest_write(uuid, uuid, uuid, text, text, bigint, bigint, bigint, text, text, text, text,
+    text, text, text, text[], bigint[], text[], bigint[], json[], text[], text[], integer[], bigint[], bigint[],
+    text[], text[], bigint[], integer[], integer[], boolean, text[], text[], text, boolean) FROM PUBLIC;
 
 -- The application role reads the events through the view and the rows beneath it; it deletes an install's rows
 -- (erasure). It keeps INSERT on the table, as it had on the old one, so row-level security is tested the same way.
@@ -298,5 +307,8 @@ BEGIN
     END IF;
     GRANT SELECT, INSERT, DELETE ON ingest_event_batches TO handoff_app;
     GRANT SELECT ON ingest_events TO handoff_app;
+    GRANT EXECUTE ON FUNCTION ingest_write(uuid, uuid, uuid, text, text, bigint, bigint, bigint, text, text, text, text,
+    text, text, text, text[], bigint[], text[], bigint[], json[], text[], text[], integer[], bigint[], bigint[],
+    text[], text[], bigint[], integer[], integer[], boolean, text[], text[], text, boolean) TO handoff_app;
 END
 $$;
