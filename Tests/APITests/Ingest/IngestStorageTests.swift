@@ -184,6 +184,22 @@ import TestSupport
         #expect(try count(setup, "ingest_event_batches") == 4)
     }
 
+    /// `ingest_write` (migration 0049) refuses event arrays of different lengths whole, as no row could pair them.
+    @Test func theWriteRefusesEventArraysOfDifferentLengths() throws {
+        let setup = try setup()
+        try setup.owner.query("SELECT set_config('handoff.org_id', $1, false)", [.text(setup.org.description)])
+        let error = #expect(throws: PostgresError.self) {
+            try setup.owner.query("""
+                SELECT ingest_write($1::uuid, $2::uuid, $3::uuid, repeat('ab', 32), 's-1', t, t, 1800000, NULL, NULL,
+                    NULL, NULL, NULL, NULL, 'gggg', '{s-1,s-1}', '{1,2}', '{open}', ARRAY[t, t], '{NULL,NULL}',
+                    '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', false, '{}', '{}', NULL, false)
+                FROM (SELECT (extract(epoch FROM now()) * 1000)::bigint AS t) n
+                """, [.text(setup.org.description), .text(setup.project.description), .text(setup.app.appId)])
+        }
+        #expect(error?.message.contains("differ in length") == true, "\(String(describing: error))")
+        #expect(try count(setup, "ingest_events") == 0)
+    }
+
     /// Batches of one install written at once, each re-sending most of the others' numbers, store every number once
     /// (`ingest_write` holds a transaction lock on the install while it reads the marks and adds its row).
     @Test func concurrentBatchesOfOneInstallStoreEachNumberOnce() throws {
