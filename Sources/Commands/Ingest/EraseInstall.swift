@@ -114,8 +114,8 @@ public struct EraseInstall: Sendable {
             let connection = transaction.connection
             for install in installs {
                 let parameters: [PostgresValue] = [.text(install.appId.description), .text(install.installHash)]
-                for table in ["ingest_event_batches", "ingest_screen_views", "ingest_sessions", "app_install_identities",
-                              "app_install_erase_proofs"] {
+                for table in ["ingest_event_batches", "ingest_screen_views", "ingest_sessions",
+                              "app_install_identities", "app_install_erase_proofs"] {
                     try connection.query("DELETE FROM \(table) WHERE app_id = $1::uuid AND install_hash = $2",
                                          parameters)
                 }
