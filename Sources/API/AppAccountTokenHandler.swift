@@ -21,7 +21,7 @@ enum AppAccountTokenHandler {
         do {
             let token = try apps.mintAppAccountToken.run(project: body.projectId, guid: body.guid, metadata: metadata)
             return JSONResponse.raw(
-                #"{"success":true,"data":{"appAccountToken":"\#(token.uuidString.lowercased())"}}"#)
+                #"{"success":true,"data":{"appAccountToken":"\#(token.lowercasedText)"}}"#)
         } catch let refusal as Refusal where refusal.kind == .notFound {
             throw notFound
         }

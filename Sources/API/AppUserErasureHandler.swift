@@ -21,7 +21,7 @@ enum AppUserErasureHandler {
             org: tenant.orgId, project: tenant.projectId, userId: body.userId?.text, email: body.email?.text,
             metadata: EventMetadata(actor: .key(prefix: tenant.prefix), requestId: context.requestID,
                                     correlationId: context.requestID))
-        return try JSONResponse.encode(Answer(erasureId: erased.erasureId.uuidString.lowercased(),
+        return try JSONResponse.encode(Answer(erasureId: erased.erasureId.lowercasedText,
                                               installs: erased.installs), status: 202)
     }
 

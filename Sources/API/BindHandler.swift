@@ -31,7 +31,7 @@ enum BindHandler {
         }
         // The offer code's characters (A-Z a-z 0-9 _ -) need no escaping.
         let offerCode = bound.offerCode.map { "\"\($0)\"" } ?? "null"
-        let token = bound.appAccountToken.uuidString.lowercased()
+        let token = bound.appAccountToken.lowercasedText
         return JSONResponse.raw(#"{"success":true,"data":{"appAccountToken":"\#(token)","offerCode":\#(offerCode),"#
             + #""expiresAt":"\#(PaymentFields.text(bound.expiresAt))"}}"#)
     }

@@ -18,7 +18,7 @@ enum ErasureHandler {
         }
         let identity = try environment.identity()
         let erased = try identity.eraseBuyer.run(guid, org: tenant.orgId, metadata: metadata(tenant, context))
-        return try JSONResponse.encode(ErasedBuyerAnswer(erasureId: erased.erasureId.uuidString.lowercased(),
+        return try JSONResponse.encode(ErasedBuyerAnswer(erasureId: erased.erasureId.lowercasedText,
                                                          guid: erased.guid.description), status: 202)
     }
 
@@ -31,7 +31,7 @@ enum ErasureHandler {
         let identity = try environment.identity()
         let erased = try identity.eraseBuyer.run(email: body.email, org: tenant.orgId,
                                                  metadata: metadata(tenant, context))
-        return try JSONResponse.encode(ErasedAddressAnswer(erasureId: erased.erasureId.uuidString.lowercased(),
+        return try JSONResponse.encode(ErasedAddressAnswer(erasureId: erased.erasureId.lowercasedText,
                                                            guids: erased.guids.map(\.description)), status: 202)
     }
 

@@ -24,7 +24,7 @@ public enum LookupRefs {
     /// get the one that was stored.
     public static func ref(_ kind: Kind, hash: String, org: UUID, guid: String? = nil,
                            on connection: Connection) throws -> String {
-        let parameters: [PostgresValue] = [.text(org.uuidString.lowercased()), .text(kind.rawValue), .text(hash),
+        let parameters: [PostgresValue] = [.text(org.lowercasedText), .text(kind.rawValue), .text(hash),
                                            .text(guid ?? "")]
         let select = """
             SELECT ref FROM lookup_refs
@@ -51,7 +51,7 @@ public enum LookupRefs {
     /// The keyed hash `ref` stands for in `org`; nil once an erasure deleted it.
     public static func hash(of ref: String, org: UUID, on connection: Connection) throws -> String? {
         try connection.queryPrepared("SELECT hash FROM lookup_refs WHERE org_id = $1::uuid AND ref = $2",
-                                     [.text(org.uuidString.lowercased()), .text(ref)]).rows.first?.string("hash")
+                                     [.text(org.lowercasedText), .text(ref)]).rows.first?.string("hash")
     }
 
     /// The keyed hash an event names: its version 1 `hash` member as is, else what its version 2 `ref` stands for;

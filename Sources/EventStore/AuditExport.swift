@@ -38,9 +38,9 @@ public enum AuditExport {
             return json(event).canonicalBytes + [UInt8(ascii: "\n")]
         case .csv:
             let fields = [
-                event.orgId.uuidString.lowercased(), String(event.orgSeq), String(event.globalPosition),
+                event.orgId.lowercasedText, String(event.orgSeq), String(event.globalPosition),
                 String(event.transactionId), event.streamId, String(event.streamVersion),
-                event.eventId.uuidString.lowercased(), event.eventType, String(event.schemaVersion), event.recordedAt,
+                event.eventId.lowercasedText, event.eventType, String(event.schemaVersion), event.recordedAt,
                 event.data.canonicalText, event.metadataJSON.canonicalText, Hex.encode(event.previousHash),
                 Hex.encode(event.hash),
             ]
@@ -51,13 +51,13 @@ public enum AuditExport {
     /// The JSONL object of one event (its keys sorted by the canonical form).
     public static func json(_ event: RecordedEvent) -> EventJSON {
         .object([
-            "org_id": .string(event.orgId.uuidString.lowercased()),
+            "org_id": .string(event.orgId.lowercasedText),
             "org_seq": .integer(Int64(event.orgSeq)),
             "global_pos": .integer(Int64(event.globalPosition)),
             "tx_id": .integer(Int64(clamping: event.transactionId)),
             "stream_id": .string(event.streamId),
             "stream_version": .integer(Int64(event.streamVersion)),
-            "event_id": .string(event.eventId.uuidString.lowercased()),
+            "event_id": .string(event.eventId.lowercasedText),
             "event_type": .string(event.eventType),
             "schema_version": .integer(Int64(event.schemaVersion)),
             "recorded_at": .string(event.recordedAt),
@@ -108,7 +108,7 @@ public enum AuditExport {
     ) throws -> AuditExportManifest {
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
-            let orgText = org.uuidString.lowercased()
+            let orgText = org.lowercasedText
             let scope = OrgScope.org(org).statement
             _ = try connection.query(scope.sql, scope.parameters)
             let last = try connection.query(
@@ -154,7 +154,7 @@ public enum AuditExport {
     private static func hash(org: UUID, orgSeq: Int, on connection: Connection) throws -> [UInt8] {
         guard let hash = try connection.query(
             "SELECT hash FROM events WHERE org_id = $1::uuid AND org_seq = $2::bigint",
-            [.text(org.uuidString.lowercased()), .int(orgSeq)]).first?.bytes("hash") else {
+            [.text(org.lowercasedText), .int(orgSeq)]).first?.bytes("hash") else {
             throw EventStoreError.malformedRow("org_seq \(orgSeq) is missing: run handoff audit verify")
         }
         return hash

@@ -20,7 +20,7 @@ public struct AuditExportManifest: Sendable, Equatable {
                 head: ChainHead?) {
         header = .object([
             "kind": .string("header"), "format_version": .integer(Int64(Self.formatVersion)),
-            "org_id": .string(org.uuidString.lowercased()), "from_seq": .integer(Int64(fromSeq)),
+            "org_id": .string(org.lowercasedText), "from_seq": .integer(Int64(fromSeq)),
             "prev_hash": .string(Hex.encode(previousHash)), "partial": .bool(fromSeq > 1),
         ])
         trailer = .object([

@@ -38,7 +38,7 @@ extension AuditVerifier {
             let stored = try EventReader.readHistory(org: org, fromSeq: head.orgSeq, limit: 1, on: connection).first
             let lastSeq = try connection.query(
                 "SELECT coalesce(max(org_seq), 0)::bigint AS last FROM events WHERE org_id = $1::uuid",
-                [.text(org.uuidString.lowercased())]).rows[0].int("last")
+                [.text(org.lowercasedText)]).rows[0].int("last")
             try connection.execute("COMMIT")
             guard let stored else { return .historyEndsBefore(lastSeq: lastSeq) }
             guard stored.orgSeq == head.orgSeq else { return .eventMissing }

@@ -43,7 +43,7 @@ public enum AuditVerifier {
             SELECT org_id FROM orgs WHERE org_id IS NOT NULL
             UNION SELECT org_id FROM event_orgs
             ORDER BY 1
-            """).rows.compactMap { $0["org_id"].flatMap(UUID.init(uuidString:)) }
+            """).rows.compactMap { $0["org_id"].flatMap(UUID.init(canonicalText:)) }
     }
 
     /// The first column holding a value `event_append` refuses or never writes (what the CHECK constraints of 0003
@@ -57,7 +57,7 @@ public enum AuditVerifier {
     }
 
     private static func verifyOne(org: UUID, on connection: Connection, pageSize: Int) throws -> ChainBreak? {
-        let orgText = org.uuidString.lowercased()
+        let orgText = org.lowercasedText
         var expectedSeq = 1
         var previousHash = EventChain.genesisHash
         while true {

@@ -33,6 +33,6 @@ public struct ChainBreak: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "org \(org.uuidString.lowercased()) breaks at org_seq \(orgSeq): \(reason)"
+        "org \(org.lowercasedText) breaks at org_seq \(orgSeq): \(reason)"
     }
 }

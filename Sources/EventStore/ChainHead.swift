@@ -38,7 +38,7 @@ public struct ChainHead: Sendable, Equatable {
     public var payload: EventJSON {
         .object([
             "hash": .string(Hex.encode(hash)), "key_id": .string(keyId),
-            "org_id": .string(orgId.uuidString.lowercased()), "org_seq": .integer(Int64(orgSeq)),
+            "org_id": .string(orgId.lowercasedText), "org_seq": .integer(Int64(orgSeq)),
             "recorded_at": .string(recordedAt), "signed_at": .string(signedAt),
         ])
     }
@@ -89,7 +89,7 @@ public struct ChainHead: Sendable, Equatable {
             return value
         }
         let orgText = try text("org_id")
-        guard let orgId = UUID(uuidString: orgText), orgText == orgId.uuidString.lowercased() else {
+        guard let orgId = UUID(canonicalText: orgText), orgText == orgId.lowercasedText else {
             throw FormatError(member: "org_id", rule: "be a lowercase UUID")
         }
         guard let seq = members["org_seq"]?.integerValue, seq >= 1 else {

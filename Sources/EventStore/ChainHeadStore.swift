@@ -41,7 +41,7 @@ public enum ChainHeadStore {
         try connection.queryPrepared("""
             INSERT INTO chain_heads (org_id, org_seq, hash, recorded_at, signed_at, key_id, signature)
             VALUES ($1::uuid, $2::bigint, $3, $4::timestamptz, $5::timestamptz, $6, $7) ON CONFLICT DO NOTHING
-            """, [.text(head.orgId.uuidString.lowercased()), .int(head.orgSeq), .bytea(head.hash),
+            """, [.text(head.orgId.lowercasedText), .int(head.orgSeq), .bytea(head.hash),
                   .text(head.recordedAt), .text(head.signedAt), .text(head.keyId), .bytea(head.signature)])
             .affectedRows == 1
     }
@@ -52,7 +52,7 @@ public enum ChainHeadStore {
             SELECT \(columns) FROM chain_heads
             WHERE org_id = $1::uuid AND ($2::bigint IS NULL OR org_seq <= $2::bigint)
             ORDER BY org_seq DESC LIMIT 1
-            """, [.text(org.uuidString.lowercased()), .optional(atOrBefore)]).first.map(head)
+            """, [.text(org.lowercasedText), .optional(atOrBefore)]).first.map(head)
     }
 
     /// Up to `limit` of `org`'s heads with `org_seq` > `after`, in `org_seq` order.
@@ -60,7 +60,7 @@ public enum ChainHeadStore {
         try connection.queryPrepared("""
             SELECT \(columns) FROM chain_heads WHERE org_id = $1::uuid AND org_seq > $2::bigint
             ORDER BY org_seq LIMIT $3::bigint
-            """, [.text(org.uuidString.lowercased()), .int(after), .int(limit)]).rows.map(head)
+            """, [.text(org.lowercasedText), .int(after), .int(limit)]).rows.map(head)
     }
 
     /// Up to `limit` orgs whose history moved past their latest head and whose latest head was signed at or before
@@ -68,14 +68,14 @@ public enum ChainHeadStore {
     public static func due(before: Date, limit: Int, on connection: Connection) throws -> [UUID] {
         try connection.queryPrepared("SELECT chain_heads_due($1::timestamptz, $2::integer) AS org_id",
                                      [.text(ChainHead.canonicalTime(before)), .int(limit)])
-            .rows.compactMap { $0["org_id"].flatMap(UUID.init(uuidString:)) }
+            .rows.compactMap { $0["org_id"].flatMap(UUID.init(canonicalText:)) }
     }
 
     /// Takes the transaction-level advisory lock of `org`'s checkpoint; false when another transaction holds it.
     public static func tryLock(org: UUID, on connection: Connection) throws -> Bool {
         try connection.queryPrepared(
             "SELECT pg_try_advisory_xact_lock(hashtextextended('handoff-checkpoint:' || $1, 0)) AS locked",
-            [.text(org.uuidString.lowercased())]).rows[0].bool("locked")
+            [.text(org.lowercasedText)]).rows[0].bool("locked")
     }
 
     /// Where `org`'s history ends: the last `org_seq` (from the counter row), its hash and `recorded_at`; nil when
@@ -88,13 +88,13 @@ public enum ChainHeadStore {
                    to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at
             FROM event_orgs o JOIN events e ON e.org_id = o.org_id AND e.org_seq = o.last_seq
             WHERE o.org_id = $1::uuid
-            """, [.text(org.uuidString.lowercased())]).first else { return nil }
+            """, [.text(org.lowercasedText)]).first else { return nil }
         guard let hash = row.bytes("hash") else { throw EventStoreError.malformedRow("events.hash") }
         return (try row.int("org_seq"), hash, try row.string("recorded_at"))
     }
 
     private static func head(_ row: Row) throws -> ChainHead {
-        guard let org = UUID(uuidString: try row.string("org_id")), let hash = row.bytes("hash"),
+        guard let org = UUID(canonicalText: try row.string("org_id")), let hash = row.bytes("hash"),
               let signature = row.bytes("signature") else {
             throw EventStoreError.malformedRow("chain_heads: org_id, hash or signature does not decode")
         }

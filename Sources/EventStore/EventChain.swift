@@ -47,7 +47,7 @@ public enum EventChain {
             end: "}")
     }
 
-    /// The lowercase text of `uuid` with hyphens, equal to `uuid.uuidString.lowercased()` but without Foundation's
+    /// The lowercase text of `uuid` with hyphens, equal to `uuid.lowercasedText` but without Foundation's
     /// `snprintf` formatting and the second copy, which together were a sixth of the client's instructions per
     /// appended event (docs/event-store.md, "Benchmark").
     static func text(of uuid: UUID) -> String {

@@ -27,7 +27,7 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .wrongExpectedVersion(let stream, let expected, let actual):
             return "stream \(stream) is at version \(actual.map(String.init) ?? "(newer)"), expected \(expected)"
         case .duplicateEvent(let ids):
-            return "an event of \(ids.map { $0.uuidString.lowercased() }) is already recorded"
+            return "an event of \(ids.map { $0.lowercasedText }) is already recorded"
         case .invalidEventData(let reason): return "event data: \(reason)"
         case .nothingToAppend: return "an append needs at least one event"
         case .undecodableMetadata(let text): return "event metadata has an unexpected shape: \(text.prefix(200))"

@@ -142,7 +142,7 @@ public struct MasterKeyRotation: Sendable {
             try connection.queryPrepared(select + order, [.text(current), .int(batchSize)])
         }
         return try rows.rows.map { row in
-            guard let org = UUID(uuidString: try row.string("org_id")), let wrapped = row.bytes("wrapped_key") else {
+            guard let org = UUID(canonicalText: try row.string("org_id")), let wrapped = row.bytes("wrapped_key") else {
                 throw PostgresError(kind: .other, message: "subject_keys returned a malformed row")
             }
             return Row(org: org, subject: try row.string("subject_id"), wrapped: wrapped,

@@ -36,7 +36,7 @@ public struct OrgScope: Sendable, Equatable {
 
     /// The rows of several organizations (a group-commit batch appends for the orgs of all its callers).
     public static func orgs(_ orgs: [UUID]) -> OrgScope {
-        let text = orgs.map { $0.uuidString.lowercased() }.joined(separator: ",")
+        let text = orgs.map { $0.lowercasedText }.joined(separator: ",")
         return OrgScope(Statement("SELECT set_config('\(setting)', $1, true) AS org_ids", [.text(text)],
                                   prepared: true), target: .orgs(orgs))
     }

@@ -74,8 +74,8 @@ extension RecordedEvent {
 
     /// Decodes a row selected with `columns`; throws `.malformedRow` (or a JSON/metadata error).
     init(row: Row) throws {
-        guard let orgId = UUID(uuidString: try row.string("org_id")),
-              let eventId = UUID(uuidString: try row.string("event_id")),
+        guard let orgId = UUID(canonicalText: try row.string("org_id")),
+              let eventId = UUID(canonicalText: try row.string("event_id")),
               let transactionId = UInt64(try row.string("tx_id")),
               let previousHash = row.bytes("prev_hash"), let hash = row.bytes("hash") else {
             throw EventStoreError.malformedRow("org_id, event_id, tx_id or a hash does not decode")

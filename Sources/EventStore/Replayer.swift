@@ -173,7 +173,7 @@ public struct Replayer: Sendable {
         var caughtUp = 0
         let counters = try connection.query("SELECT org_id, last_seq FROM event_orgs ORDER BY org_id").rows
         for counter in counters {
-            guard let org = UUID(uuidString: try counter.string("org_id")) else { continue }
+            guard let org = UUID(canonicalText: try counter.string("org_id")) else { continue }
             let last = try counter.int("last_seq")
             var next = (appliedSeq[org] ?? 0) + 1
             while next <= last {

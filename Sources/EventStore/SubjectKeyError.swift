@@ -16,10 +16,10 @@ public enum SubjectKeyError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidSubject:
             "a subject id must be 1 to 200 bytes of text without NUL characters"
         case .unwrapFailed(let org, let subject):
-            "the data key of subject \(subject) in org \(org.uuidString.lowercased()) does not unwrap with the "
+            "the data key of subject \(subject) in org \(org.lowercasedText) does not unwrap with the "
                 + "configured master key (wrong HANDOFF_MASTER_KEY, or the row was altered or moved)"
         case .missingAfterInsert(let org, let subject):
-            "the data key of subject \(subject) in org \(org.uuidString.lowercased()) disappeared while it was created"
+            "the data key of subject \(subject) in org \(org.lowercasedText) disappeared while it was created"
         }
     }
 }

@@ -28,11 +28,11 @@ extension AdminCommand {
             switch command {
             case .eraseGuid(let org, let guid):
                 let erased = try erase.run(guid, org: org, metadata: metadata)
-                print(EventJSON.object(["erasureId": .string(erased.erasureId.uuidString.lowercased()),
+                print(EventJSON.object(["erasureId": .string(erased.erasureId.lowercasedText),
                                         "guid": .string(erased.guid.description)]).canonicalText)
             case .eraseEmail(let org, let email):
                 let erased = try erase.run(email: email, org: org, metadata: metadata)
-                print(EventJSON.object(["erasureId": .string(erased.erasureId.uuidString.lowercased()),
+                print(EventJSON.object(["erasureId": .string(erased.erasureId.lowercasedText),
                                         "guids": .array(erased.guids.map { .string($0.description) })])
                     .canonicalText)
             }

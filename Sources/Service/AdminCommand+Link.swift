@@ -108,7 +108,7 @@ extension AdminCommand {
             let flags = try Flags(rest, allowed: ["--org", "--id"])
             let org = try field(OrgID.parse(try flags.required("--org"), field: "--org"))
             let text = try flags.required("--id")
-            guard let uuid = UUID(uuidString: text), text.count == 36 else {
+            guard let uuid = UUID(canonicalText: text), text.count == 36 else {
                 throw UsageError(message: "--id must be a proxy key id (a UUID)")
             }
             return .revokeProxyKey(org, ProxyKeyID(uuid))

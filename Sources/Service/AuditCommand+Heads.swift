@@ -9,7 +9,7 @@ extension AuditCommand {
     /// Prints `org`'s latest signed head as one line of canonical JSON (exit 0), or says it has none (exit 1).
     static func printHead(org: UUID, on connection: Connection) throws -> Int32 {
         guard let head = try ChainHeadStore.latest(org: org, on: connection) else {
-            Subcommands.printError("handoff audit: org \(org.uuidString.lowercased()) has no signed head yet (the "
+            Subcommands.printError("handoff audit: org \(org.lowercasedText) has no signed head yet (the "
                 + "checkpoint worker role signs one once its history moved)")
             return 1
         }
@@ -25,9 +25,9 @@ extension AuditCommand {
     {
         let head = try readHead(headFile)
         let keys = try keysFile.map(readKeys) ?? ChainHeadStore.keys(on: connection)
-        let orgText = org.uuidString.lowercased()
+        let orgText = org.lowercasedText
         guard head.orgId == org else {
-            throw UsageError(message: "--head is a head of org \(head.orgId.uuidString.lowercased()), not of --org")
+            throw UsageError(message: "--head is a head of org \(head.orgId.lowercasedText), not of --org")
         }
         let chain = try verify(org: org, on: connection)
         let check = try AuditVerifier.check(head, org: org, keys: keys, on: connection)

@@ -30,7 +30,7 @@ extension AuditCommand {
     public static func parseReport(_ arguments: [String]) throws -> ReportRequest {
         let options = try flags(arguments, known: ["--org", "--from", "--to", "--group-by", "--format"])
         guard let orgText = options["--org"] else { throw UsageError(message: "--org is required for report") }
-        guard let org = UUID(uuidString: orgText) else {
+        guard let org = UUID(canonicalText: orgText) else {
             throw UsageError(message: "--org must be an organization id (a UUID), got \"\(orgText)\"")
         }
         guard let formatText = options["--format"] else {
@@ -70,7 +70,7 @@ extension AuditCommand {
         guard let configuration = Subcommands.configuration(from: environment) else { return 2 }
         guard let connection = orgReadConnection(configuration, command: "audit report") else { return 3 }
         defer { connection.close() }
-        let orgText = request.org.uuidString.lowercased()
+        let orgText = request.org.lowercasedText
         do {
             guard let report = try readReport(request, on: connection) else {
                 Subcommands.printError("handoff audit report: org \(orgText) has no history (no such organization)")

@@ -55,7 +55,7 @@ public enum AuditCommand {
         }
         let options = try flags(Array(arguments.dropFirst()), known: known)
         let org = try options["--org"].map { text in
-            guard let org = UUID(uuidString: text) else {
+            guard let org = UUID(canonicalText: text) else {
                 throw UsageError(message: "--org must be an organization id (a UUID), got \"\(text)\"")
             }
             return org
@@ -188,10 +188,10 @@ public enum AuditCommand {
         let counts = try connection.query("""
             SELECT count(*)::bigint AS orgs, coalesce(sum(last_seq), 0)::bigint AS events FROM event_orgs
             WHERE $1::uuid IS NULL OR org_id = $1::uuid
-            """, [.optional(org?.uuidString.lowercased())]).rows[0]
+            """, [.optional(org?.lowercasedText)]).rows[0]
         let breaks = try AuditVerifier.verify(org: org, on: connection)
         for broken in breaks {
-            print("BROKEN org \(broken.org.uuidString.lowercased()) at org_seq \(broken.orgSeq): "
+            print("BROKEN org \(broken.org.lowercasedText) at org_seq \(broken.orgSeq): "
                 + describe(broken.reason))
         }
         let (orgs, events) = (try counts.int("orgs"), try counts.int("events"))

@@ -46,7 +46,7 @@ public enum JobsCommand {
                         guard let parsed = Job.State(rawValue: value) else { return usageError("--state \(value)") }
                         state = parsed
                     case "--org":
-                        guard let parsed = UUID(uuidString: value) else { return usageError("--org must be a UUID") }
+                        guard let parsed = UUID(canonicalText: value) else { return usageError("--org must be a UUID") }
                         org = parsed
                     case "--limit":
                         guard let parsed = Int(value), (1...10_000).contains(parsed) else {

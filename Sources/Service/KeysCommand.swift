@@ -139,7 +139,7 @@ public enum KeysCommand {
             return signal == "SIGTERM" ? 143 : 130
         }
         for row in report.unopenableRows {
-            Subcommands.printError("handoff keys: org \(row.org.uuidString.lowercased()) subject \(row.subject): "
+            Subcommands.printError("handoff keys: org \(row.org.lowercasedText) subject \(row.subject): "
                 + "no configured master key opens its data key (left as it is)")
         }
         guard report.isComplete else {

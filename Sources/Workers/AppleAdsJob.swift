@@ -39,7 +39,7 @@ public enum AppleAdsJob {
         guard event.eventType == AppInstallRecorded.eventType else { return [] }
         let install = try event.decode(AppInstallRecorded.self)
         guard install.tier == .pending else { return [] }
-        let eventId = event.eventId.uuidString.lowercased()
+        let eventId = event.eventId.lowercasedText
         return [NewJob(kind: name, orgId: event.orgId, payload: .object([
             "appId": .string(install.appId), "installHash": .string(install.installHash),
             "eventId": .string(eventId),

@@ -34,7 +34,7 @@ public enum AuditorForwardJob {
     /// The job delivering `head`, its body signed by `signer`.
     public static func job(_ head: ChainHead, signer: ChainHeadSigner) -> NewJob {
         let body = head.json.canonicalText
-        let org = head.orgId.uuidString.lowercased()
+        let org = head.orgId.lowercasedText
         return NewJob(kind: name, orgId: head.orgId, payload: .object([
             "orgSeq": .integer(Int64(head.orgSeq)), "body": .string(body), "keyId": .string(signer.keyId),
             "signature": .string(Hex.encode(signer.signature(for: Array(body.utf8)))),

@@ -45,7 +45,7 @@ public enum GooglePlayJob {
         let notification = try event.decode(StoreNotificationReceived.self)
         guard notification.store == NotificationStore.google.rawValue, notification.verified,
               notificationKinds.contains(notification.notificationType) else { return [] }
-        let eventId = event.eventId.uuidString.lowercased()
+        let eventId = event.eventId.lowercasedText
         return [NewJob(kind: name, orgId: event.orgId, payload: .object([
             "eventId": .string(eventId), "stream": .string(event.streamId), "appId": .string(notification.appId),
         ]), dedupeKey: "google-play:\(eventId)")]
@@ -54,7 +54,7 @@ public enum GooglePlayJob {
     static func perform(_ run: JobRun, settings: GooglePlayJobSettings) throws -> JobPlan {
         let payload = run.job.payload
         guard let org = run.job.orgId, let eventText = payload["eventId"]?.stringValue,
-              let eventId = UUID(uuidString: eventText), let appText = payload["appId"]?.stringValue,
+              let eventId = UUID(canonicalText: eventText), let appText = payload["appId"]?.stringValue,
               case .success(let appId) = AppID.parse(appText)
         else { throw JobFailure("malformed google-play payload", permanent: true) }
         guard let apps = settings.apps else {

@@ -48,12 +48,12 @@ public struct Job: Sendable, Equatable {
         func time(_ date: Date?) -> EventJSON { date.map { .string(JobTime.text($0)) } ?? .null }
         func text(_ value: String?) -> EventJSON { value.map(EventJSON.string) ?? .null }
         return .object([
-            "id": .integer(Int64(id)), "kind": .string(kind), "orgId": text(orgId?.uuidString.lowercased()),
+            "id": .integer(Int64(id)), "kind": .string(kind), "orgId": text(orgId?.lowercasedText),
             "payload": payload, "dedupeKey": .string(dedupeKey), "state": .string(state.rawValue),
             "attempt": .integer(Int64(attempt)), "runAt": time(runAt), "lastError": text(lastError),
             "outcome": text(outcome), "retries": .integer(Int64(retries)), "createdAt": time(createdAt),
             "updatedAt": time(updatedAt), "finishedAt": time(finishedAt),
-            "attemptId": text(attemptId?.uuidString.lowercased()), "attemptStartedAt": time(attemptStartedAt),
+            "attemptId": text(attemptId?.lowercasedText), "attemptStartedAt": time(attemptStartedAt),
             "leaseUntil": time(leaseUntil), "memo": memo,
         ])
     }
@@ -71,7 +71,7 @@ public struct Job: Sendable, Equatable {
     init(row: Row) throws {
         id = try row.int("job_id")
         kind = try row.string("kind")
-        orgId = row["org_id"].flatMap(UUID.init(uuidString:))
+        orgId = row["org_id"].flatMap(UUID.init(canonicalText:))
         payload = try EventJSON.parse(try row.string("payload"))
         dedupeKey = try row.string("dedupe_key")
         guard let parsed = State(rawValue: try row.string("state")) else {
@@ -87,7 +87,7 @@ public struct Job: Sendable, Equatable {
         createdAt = Date(timeIntervalSince1970: try row.double("created_at"))
         updatedAt = Date(timeIntervalSince1970: try row.double("updated_at"))
         finishedAt = try Self.date(row, "finished_at")
-        attemptId = row["attempt_id"].flatMap(UUID.init(uuidString:))
+        attemptId = row["attempt_id"].flatMap(UUID.init(canonicalText:))
         attemptStartedAt = try Self.date(row, "attempt_started_at")
         leaseUntil = try Self.date(row, "lease_until")
         memo = try EventJSON.parse(try row.string("memo"))

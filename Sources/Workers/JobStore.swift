@@ -16,7 +16,7 @@ public enum JobStore {
         let row = try connection.queryPrepared("""
             SELECT job_insert($1, $2::uuid, $3::jsonb, $4, to_timestamp($5::float8), to_timestamp($6::float8))
                 AS job_id
-            """, [.text(job.kind), .optional(job.orgId?.uuidString.lowercased()), .text(job.payload.canonicalText),
+            """, [.text(job.kind), .optional(job.orgId?.lowercasedText), .text(job.payload.canonicalText),
                   .text(job.dedupeKey), .double((job.runAt ?? now).timeIntervalSince1970),
                   .double(now.timeIntervalSince1970)]).rows[0]
         return row.isNull("job_id") ? nil : try row.int("job_id")
@@ -34,7 +34,7 @@ public enum JobStore {
             SELECT \(Job.columns) FROM jobs
             WHERE ($1::text IS NULL OR state = $1) AND ($2::uuid IS NULL OR org_id = $2::uuid)
             ORDER BY job_id DESC LIMIT $3::bigint
-            """, [.optional(state?.rawValue), .optional(org?.uuidString.lowercased()), .int(limit)])
+            """, [.optional(state?.rawValue), .optional(org?.lowercasedText), .int(limit)])
             .rows.map(Job.init(row:))
     }
 
@@ -105,7 +105,7 @@ public enum JobStore {
     static func claim(_ id: Int, attempt: UUID, now: Date, leaseUntil: Date, on connection: Connection) throws {
         try connection.queryPrepared("""
             SELECT job_claim($1::bigint, $2::uuid, to_timestamp($3::float8), to_timestamp($4::float8))
-            """, [.int(id), .text(attempt.uuidString.lowercased()), .double(now.timeIntervalSince1970),
+            """, [.int(id), .text(attempt.lowercasedText), .double(now.timeIntervalSince1970),
                   .double(leaseUntil.timeIntervalSince1970)])
     }
 

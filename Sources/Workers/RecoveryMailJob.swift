@@ -53,7 +53,7 @@ public enum RecoveryMailJob {
     public static func jobs(for event: RecordedEvent) throws -> [NewJob] {
         guard event.eventType == EmailRecoveryRequested.eventType else { return [] }
         let request = try event.decode(EmailRecoveryRequested.self)
-        let eventId = event.eventId.uuidString.lowercased()
+        let eventId = event.eventId.lowercasedText
         var payload: [String: EventJSON] = [
             "requestId": .string(request.requestId), "projectId": .string(request.projectId),
             "email": .string(request.email.text), "language": .string(request.language),

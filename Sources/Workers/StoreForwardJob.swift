@@ -41,7 +41,7 @@ public enum StoreForwardJob {
         guard event.eventType == StoreNotificationReceived.eventType else { return [] }
         let notification = try event.decode(StoreNotificationReceived.self)
         guard notification.verified else { return [] }
-        let eventId = event.eventId.uuidString.lowercased()
+        let eventId = event.eventId.lowercasedText
         return Array(Set(notification.destinations)).sorted().map { destination in
             NewJob(kind: name, orgId: event.orgId, payload: .object([
                 "eventId": .string(eventId), "stream": .string(event.streamId), "appId": .string(notification.appId),
@@ -53,7 +53,7 @@ public enum StoreForwardJob {
     static func perform(_ run: JobRun, settings: StoreForwardSettings) throws -> JobPlan {
         let payload = run.job.payload
         guard let org = run.job.orgId, let eventText = payload["eventId"]?.stringValue,
-              let eventId = UUID(uuidString: eventText), let appId = payload["appId"]?.stringValue,
+              let eventId = UUID(canonicalText: eventText), let appId = payload["appId"]?.stringValue,
               let destinationId = payload["destinationId"]?.stringValue,
               let tokenHash = payload["storeTokenHash"]?.stringValue
         else { throw JobFailure("malformed store-forward payload", permanent: true) }

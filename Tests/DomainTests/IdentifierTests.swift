@@ -16,6 +16,27 @@ struct IdentifierTests {
             field: "projectId", code: .projectIDFormat, rule: "be a UUID in canonical text form")))
     }
 
+    @Test func uuidTextPrintsAndParsesAsFoundationDoesForEveryCanonicalSpelling() {
+        for _ in 0..<2_000 {
+            let uuid = UUID()
+            #expect(uuid.lowercasedText == uuid.uuidString.lowercased())
+            #expect(UUID(canonicalText: uuid.uuidString) == uuid)
+            #expect(UUID(canonicalText: uuid.uuidString.lowercased()) == uuid)
+        }
+        #expect(UUID(canonicalText: Self.upper)?.lowercasedText == Self.lower)
+        #expect(UUID(canonicalText: "ffffffff-ffff-ffff-ffff-ffffffffffff")?.uuid.15 == 0xFF)
+    }
+
+    @Test(arguments: ["", "6f1c2e3a9b4d4e5f8a7b0c1d2e3f4a5b", "{6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b}",
+                      "urn:uuid:6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b", " 6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5",
+                      "6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5g", "6f1c2e3a-9b4d-4e5f-8a7b_0c1d2e3f4a5b",
+                      "6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b ", "0x1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5b",
+                      "6f1c2e3a-9b4d-4e5f-8a7b-0c1d2e3f4a5é"])
+    func uuidTextOutsideTheCanonicalFormIsRefused(text: String) {
+        #expect(UUID(canonicalText: text) == nil)
+        #expect((try? OrgID.parse(text).get()) == nil)
+    }
+
     @Test func randomBytesMakeVersion4OrgAndProjectIDs() {
         #expect(OrgID(randomBytes: [UInt8](repeating: 0, count: 16)).description
             == "00000000-0000-4000-8000-000000000000")

@@ -29,7 +29,7 @@ enum ProxyKeyHandler {
         throws -> Response
     {
         let tenant = try context.tenant()
-        guard let uuid = UUID(uuidString: text), text.count == 36 else {
+        guard let uuid = UUID(canonicalText: text), text.count == 36 else {
             throw APIError(status: 404, code: .notFound, message: "the organization has no proxy key with this id")
         }
         let key = try environment.model.links.revokeProxyKey.run(

@@ -32,7 +32,7 @@ public struct CommissionLedger: Sendable {
                                                             on: connection)
         }
         guard let step = CommissionDecision.decide(sale, referral: referral, state: decided, now: now) else { return }
-        let cause = source.notificationEventId.uuidString.lowercased()
+        let cause = source.notificationEventId.lowercasedText
         let affiliateId: String
         let event: NewEvent
         switch step {
@@ -67,7 +67,7 @@ public struct CommissionLedger: Sendable {
             SELECT entry, event_id::text AS event_id, affiliate_id::text AS affiliate_id,
                    campaign_id::text AS campaign_id, original_transaction_id, amount::text AS amount, currency
             FROM commissions WHERE org_id = $1::uuid AND transaction_id = $2
-            """, [.text(org.uuidString.lowercased()), .text(sale.transactionId)]).rows
+            """, [.text(org.lowercasedText), .text(sale.transactionId)]).rows
         var credit: CommissionDecision.Credited?
         var reversed = false
         for row in rows {
@@ -92,7 +92,7 @@ public struct CommissionLedger: Sendable {
             SELECT count(*)::int AS n FROM commissions
             WHERE org_id = $1::uuid AND affiliate_id = $2::uuid AND original_transaction_id = $3
               AND entry = 'credit' AND sale_type = 'renewal'
-            """, [.text(org.uuidString.lowercased()), .text(affiliateId), .text(originalTransactionId)]).rows.first
+            """, [.text(org.lowercasedText), .text(affiliateId), .text(originalTransactionId)]).rows.first
         return try row.map { try $0.int("n") } ?? 0
     }
 }

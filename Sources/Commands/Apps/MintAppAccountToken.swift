@@ -42,7 +42,7 @@ public struct MintAppAccountToken: Sendable {
             return home
         }
         let existing = try row?["token"].map { text in
-            guard let token = UUID(uuidString: text) else {
+            guard let token = UUID(canonicalText: text) else {
                 throw InconsistentState("a stored app account token does not read back")
             }
             return token

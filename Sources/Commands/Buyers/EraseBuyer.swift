@@ -74,7 +74,7 @@ public struct EraseBuyer: Sendable {
             }
             try connection.query("SELECT email_erase($1::uuid, $2, $3::uuid)",
                                  [.text(org.description), .text(emailHash),
-                                  .text(erasureId.uuidString.lowercased())])
+                                  .text(erasureId.lowercasedText)])
             return ErasedAddress(erasureId: erasureId, guids: guids)
         }
     }
@@ -90,7 +90,7 @@ public struct EraseBuyer: Sendable {
             ORDER BY stream_version LIMIT 1
             """, [.text(org.description), .text(BuyerStreams.buyer(guid)), .text(BuyerErased.eventType)]).rows.first
         guard let erased else { return BuyerErasure.Stored(erasedBy: nil) }
-        guard let id = UUID(uuidString: try erased.string("erasure_id")) else {
+        guard let id = UUID(canonicalText: try erased.string("erasure_id")) else {
             throw InconsistentState("a recorded erasure has no id")
         }
         return BuyerErasure.Stored(erasedBy: id)

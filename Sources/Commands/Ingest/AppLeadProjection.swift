@@ -22,7 +22,7 @@ public struct AppLeadProjection: InlineProjection {
                 received_at, source, identity)
             VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::bigint, $6, $7, $8, $9, $10, $11, $12, $13, $14,
                 $15::boolean, $16::bigint, $17::timestamptz, $18, $19)
-            """, [.text(lead.leadId), .text(event.orgId.uuidString.lowercased()), .text(lead.projectId),
+            """, [.text(lead.leadId), .text(event.orgId.lowercasedText), .text(lead.projectId),
                   .text(lead.appId), .int(event.orgSeq), .text(lead.installHash), .optional(lead.sessionId),
                   .text(lead.form), .optional(lead.eventId), .text(lead.contactHash), .optional(lead.email?.text),
                   .optional(emailHash), .optional(lead.firstName?.text), .optional(lead.message?.text),

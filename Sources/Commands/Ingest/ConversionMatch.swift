@@ -86,5 +86,5 @@ struct ConversionMatch {
                                expectedVersion: .noStream, events: [try NewEvent(event)], metadata: metadata)
     }
 
-    private var orgValue: PostgresValue { .text(org.uuidString.lowercased()) }
+    private var orgValue: PostgresValue { .text(org.lowercasedText) }
 }

@@ -131,7 +131,7 @@ public struct EraseInstall: Sendable {
                 // The owner's function destroys the key, and only for the erasure this transaction recorded.
                 try connection.query("SELECT app_install_erase($1::uuid, $2::uuid, $3, $4::uuid)", [
                     .text(org.description), .text(install.appId.description), .text(install.installHash),
-                    .text(erasureId.uuidString.lowercased()),
+                    .text(erasureId.lowercasedText),
                 ])
             }
         }

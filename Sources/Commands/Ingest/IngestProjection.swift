@@ -14,7 +14,7 @@ public struct IngestProjection: InlineProjection {
     public var tables: [String] { ["app_ingest_configs"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let rev = PostgresValue.text(String(event.orgSeq))
         let at = PostgresValue.text(event.recordedAt)
         switch event.eventType {

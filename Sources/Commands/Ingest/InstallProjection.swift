@@ -54,7 +54,7 @@ public struct InstallProjection: InlineProjection {
                 ($6::timestamptz AT TIME ZONE 'UTC')::date, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
                 $18::timestamptz, $19::uuid, $20, $21, $22)
             ON CONFLICT (app_id, install_hash) DO NOTHING
-            """, [.text(install.appId), .text(install.installHash), .text(event.orgId.uuidString.lowercased()),
+            """, [.text(install.appId), .text(install.installHash), .text(event.orgId.lowercasedText),
                   .text(install.projectId), .text(install.tier.rawValue), .text(install.installedAt),
                   .optional(install.sdk), .optional(install.sdkVersion), .optional(sources.utmSource),
                   .optional(sources.utmMedium), .optional(sources.utmCampaign), .optional(sources.utmTerm),

@@ -21,7 +21,7 @@ public struct LinkClickLookup: Sendable {
                 """, [.text(clickToken), .text(org.description), .text(project.description)],
                 in: .org(org.uuid)).rows.first
         }
-        guard let text = row?["link_id"], let uuid = UUID(uuidString: text) else { return nil }
+        guard let text = row?["link_id"], let uuid = UUID(canonicalText: text) else { return nil }
         return GoLinkID(uuid)
     }
 }

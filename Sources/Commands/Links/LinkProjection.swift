@@ -16,7 +16,7 @@ public struct LinkProjection: InlineProjection {
             try connection.query("""
                 UPDATE \(tables["proxy_keys"]) SET revoked_at = $3::timestamptz
                 WHERE proxy_key_id = $1::uuid AND org_id = $2::uuid AND revoked_at IS NULL
-                """, [.text(revoked.proxyKeyId), .text(event.orgId.uuidString.lowercased()), .text(event.recordedAt)])
+                """, [.text(revoked.proxyKeyId), .text(event.orgId.lowercasedText), .text(event.recordedAt)])
             return
         }
         if event.eventType == ProxyKeyIssued.eventType {
@@ -25,7 +25,7 @@ public struct LinkProjection: InlineProjection {
                 INSERT INTO \(tables["proxy_keys"])
                     (proxy_key_id, org_id, key_hash, visible_prefix, domains, created_at)
                 VALUES ($1::uuid, $2::uuid, $3, $4, $5::text[], $6::timestamptz)
-                """, [.text(issued.proxyKeyId), .text(event.orgId.uuidString.lowercased()), .text(issued.keyHash),
+                """, [.text(issued.proxyKeyId), .text(event.orgId.lowercasedText), .text(issued.keyHash),
                       .text(issued.visiblePrefix), .text("{" + issued.domains.joined(separator: ",") + "}"),
                       .text(event.recordedAt)])
             return
@@ -40,7 +40,7 @@ public struct LinkProjection: InlineProjection {
                 fallback_url, utm, app_store_pt, app_store_ct, created_at)
             VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6::uuid, $7::uuid, $8, $9::jsonb, $10, $11,
                     $12::timestamptz)
-            """, [.text(link.linkId), .text(event.orgId.uuidString.lowercased()), .text(link.projectId),
+            """, [.text(link.linkId), .text(event.orgId.lowercasedText), .text(link.projectId),
                   .text(link.token), .optional(link.code), .optional(link.iosAppId), .optional(link.androidAppId),
                   .text(link.fallbackUrl), .text(utm), .optional(link.appStoreProviderToken),
                   .optional(link.appStoreCampaignToken), .text(event.recordedAt)])

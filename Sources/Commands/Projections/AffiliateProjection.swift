@@ -17,7 +17,7 @@ public struct AffiliateProjection: InlineProjection {
     public var tables: [String] { ["affiliate_campaigns", "affiliates", "affiliate_clicks", "affiliate_referrals"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let at = PostgresValue.text(event.recordedAt)
         switch event.eventType {
         case CampaignCreated.eventType:

@@ -16,7 +16,7 @@ public struct AppProjection: InlineProjection {
     public var tables: [String] { ["apps", "app_store_tokens", "app_destinations", "app_account_tokens"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let at = PostgresValue.text(event.recordedAt)
         switch event.eventType {
         case AppCreated.eventType:

@@ -17,6 +17,6 @@ public struct AuditorProjection: InlineProjection {
         try connection.queryPrepared("""
             INSERT INTO \(table) (org_id, url, updated_at) VALUES ($1::uuid, $2, $3::timestamptz)
             ON CONFLICT (org_id) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at
-            """, [.text(event.orgId.uuidString.lowercased()), .optional(set.url), .text(event.recordedAt)])
+            """, [.text(event.orgId.lowercasedText), .optional(set.url), .text(event.recordedAt)])
     }
 }

@@ -15,7 +15,7 @@ public struct BuyerProjection: InlineProjection {
     public var tables: [String] { ["buyers", "buyer_emails"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         switch event.eventType {
         case BuyerCreated.eventType:
             let created = try event.decode(BuyerCreated.self)

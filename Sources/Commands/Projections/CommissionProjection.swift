@@ -34,7 +34,7 @@ public struct CommissionProjection: InlineProjection {
                 event_id, org_seq, hash, recorded_at)
             VALUES ($12::uuid, $1, $2, $3::uuid, $4::uuid, $5, $6, $7::bigint, $8, $9::bigint, $10,
                     $11::timestamptz, $13::uuid, $14::bigint, $15, $16::timestamptz)
-            """, row + [.text(event.orgId.uuidString.lowercased()), .text(event.eventId.uuidString.lowercased()),
+            """, row + [.text(event.orgId.lowercasedText), .text(event.eventId.lowercasedText),
                         .text(String(event.orgSeq)), .bytea(event.hash), .text(event.recordedAt)])
     }
 }

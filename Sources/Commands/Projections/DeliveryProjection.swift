@@ -30,7 +30,7 @@ public struct DeliveryProjection: InlineProjection {
             VALUES ($1::uuid, $2::uuid, $3::bigint, $4, $5::uuid, $6, $7::bigint, $8::integer, $9::boolean, $10,
                     $11::integer, $12::integer, $13, $14, $15::timestamptz)
             ON CONFLICT (org_id, event_id) DO NOTHING
-            """, [.text(event.orgId.uuidString.lowercased()), .text(event.eventId.uuidString.lowercased()),
+            """, [.text(event.orgId.lowercasedText), .text(event.eventId.lowercasedText),
                   .int(event.orgSeq), .text(facts.appId), .text(facts.notificationEventId), .text(facts.destinationId),
                   .int(facts.jobId), .int(facts.attempt), .bool(delivered), .text(facts.urlHost),
                   .optional(facts.status), .int(facts.durationMs), .text(facts.answer),

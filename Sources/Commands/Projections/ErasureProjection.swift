@@ -19,7 +19,7 @@ public struct ErasureProjection: InlineProjection {
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
         guard event.eventType == BuyerErased.eventType else { return }
         let erased = try event.decode(BuyerErased.self)
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let guid = PostgresValue.text(erased.guid)
         if tables == .live {
             try connection.query("SELECT buyer_erase($1::uuid, $2)", [org, guid])

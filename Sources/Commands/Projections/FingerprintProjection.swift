@@ -22,7 +22,7 @@ public struct FingerprintProjection: InlineProjection {
     public var tables: [String] { ["fingerprints"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let fingerprints = tables["fingerprints"]
         switch event.eventType {
         case FingerprintRecorded.eventType:

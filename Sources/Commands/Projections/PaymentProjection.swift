@@ -16,7 +16,7 @@ public struct PaymentProjection: InlineProjection {
     public var tables: [String] { ["payments", "handoff_codes"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         switch event.eventType {
         case PaymentRecorded.eventType:
             let paid = try event.decode(PaymentRecorded.self)

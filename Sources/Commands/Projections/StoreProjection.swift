@@ -18,8 +18,8 @@ public struct StoreProjection: InlineProjection {
             INSERT INTO \(tables["store_notifications"]) (org_id, app_id, store, notification_id, event_id,
                 notification_type, verified, guid, received_at)
             VALUES ($1::uuid, $2::uuid, $3, $4, $5::uuid, $6, $7::boolean, $8, $9::timestamptz)
-            """, [.text(event.orgId.uuidString.lowercased()), .text(received.appId), .text(received.store),
-                  .text(received.notificationId), .text(event.eventId.uuidString.lowercased()),
+            """, [.text(event.orgId.lowercasedText), .text(received.appId), .text(received.store),
+                  .text(received.notificationId), .text(event.eventId.lowercasedText),
                   .text(received.notificationType), .text(received.verified ? "true" : "false"),
                   .optional(received.guid), .text(event.recordedAt)])
     }

@@ -14,7 +14,7 @@ public struct SurfaceProjection: InlineProjection {
     public var tables: [String] { ["surfaces"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let at = PostgresValue.text(event.recordedAt)
         switch event.eventType {
         case SurfaceCreated.eventType:

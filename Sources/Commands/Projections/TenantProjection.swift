@@ -13,7 +13,7 @@ public struct TenantProjection: InlineProjection {
     public var tables: [String] { ["organizations", "projects", "secret_keys"] }
 
     public func apply(_ event: RecordedEvent, on connection: Connection, tables: ProjectionTables) throws {
-        let org = PostgresValue.text(event.orgId.uuidString.lowercased())
+        let org = PostgresValue.text(event.orgId.lowercasedText)
         let at = PostgresValue.text(event.recordedAt)
         switch event.eventType {
         case OrganizationCreated.eventType:

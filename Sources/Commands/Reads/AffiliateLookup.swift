@@ -60,11 +60,11 @@ public struct AffiliateLookup: Sendable {
                 c.offer_code
             FROM affiliate_referrals r JOIN affiliate_campaigns c ON c.campaign_id = r.campaign_id
             WHERE r.org_id = $1::uuid AND r.app_account_token = $2::uuid
-            """, [.text(org.uuidString.lowercased()), .text(token.uuidString.lowercased())]).rows.first
+            """, [.text(org.lowercasedText), .text(token.lowercasedText)]).rows.first
         else { return nil }
-        guard let affiliate = UUID(uuidString: try row.string("affiliate_id")),
-              let campaign = UUID(uuidString: try row.string("campaign_id")),
-              let click = UUID(uuidString: try row.string("click_id")),
+        guard let affiliate = UUID(canonicalText: try row.string("affiliate_id")),
+              let campaign = UUID(canonicalText: try row.string("campaign_id")),
+              let click = UUID(canonicalText: try row.string("click_id")),
               let boundAt = RFC3339.parse(try row.string("bound_at")),
               let windowEndsAt = RFC3339.parse(try row.string("window_ends_at"))
         else { throw InconsistentState("a stored referral does not read back") }
@@ -121,7 +121,7 @@ public struct AffiliateLookup: Sendable {
               let expiresAt = RFC3339.parse(try row.string("expires_at"))
         else { throw InconsistentState("a stored click does not read back") }
         let token = try row["token"].map { text in
-            guard let token = UUID(uuidString: text) else { throw InconsistentState("a click's token does not read") }
+            guard let token = UUID(canonicalText: text) else { throw InconsistentState("a click's token does not read") }
             return token
         }
         let click = ClickFacts(click: id, project: project, affiliate: affiliate, campaign: campaign, source: source,

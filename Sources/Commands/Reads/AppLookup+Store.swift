@@ -151,7 +151,7 @@ extension AppLookup {
         let rows = try pool.withConnection { connection in
             try connection.queryPrepared("""
                 SELECT guid FROM app_account_tokens WHERE org_id = $1::uuid AND app_account_token = $2::uuid
-                """, [.text(org.description), .text(token.uuidString.lowercased())], in: .org(org.uuid)).rows
+                """, [.text(org.description), .text(token.lowercasedText)], in: .org(org.uuid)).rows
         }
         guard let row = rows.first else { return nil }
         guard let guid = BuyerGuid(stored: try row.string("guid")) else {

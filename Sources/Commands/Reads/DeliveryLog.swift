@@ -30,8 +30,8 @@ public struct DeliveryLog: Sendable {
         /// "durationMs","answer","error","attemptedAt"}` (`status` and `error` null when absent).
         public var json: EventJSON {
             .object([
-                "eventId": .string(eventId.uuidString.lowercased()),
-                "notificationEventId": .string(notificationEventId.uuidString.lowercased()),
+                "eventId": .string(eventId.lowercasedText),
+                "notificationEventId": .string(notificationEventId.lowercasedText),
                 "appId": .string(appId), "destinationId": .string(destinationId), "jobId": .integer(Int64(jobId)),
                 "attempt": .integer(Int64(attempt)), "delivered": .bool(delivered), "urlHost": .string(urlHost),
                 "status": status.map { .integer(Int64($0)) } ?? .null, "durationMs": .integer(Int64(durationMs)),
@@ -92,8 +92,8 @@ public struct DeliveryLog: Sendable {
         """
 
     private static func delivery(_ row: Row) throws -> Delivery {
-        guard let eventId = UUID(uuidString: try row.string("event_id")),
-              let notification = UUID(uuidString: try row.string("notification_event_id")) else {
+        guard let eventId = UUID(canonicalText: try row.string("event_id")),
+              let notification = UUID(canonicalText: try row.string("notification_event_id")) else {
             throw EventStoreError.malformedRow("store_deliveries ids")
         }
         return Delivery(eventId: eventId, sequence: try row.int("org_seq"), appId: try row.string("app_id"),

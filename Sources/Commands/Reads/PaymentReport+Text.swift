@@ -56,7 +56,7 @@ extension PaymentReport {
 
     private var headerMembers: [String: ReportJSON] {
         [
-            "orgId": .text(org.uuidString.lowercased()),
+            "orgId": .text(org.lowercasedText),
             "from": query.from.map { .text(PaymentReport.instantText($0)) } ?? .null,
             "to": query.to.map { .text(PaymentReport.instantText($0)) } ?? .null,
             "groupBy": .text(query.grouping.rawValue),

@@ -67,7 +67,7 @@ public struct PaymentReport: Sendable, Equatable {
             return PaymentReport(org: org, query: query, head: nil, groups: [], totals: [])
         }
         let rows = try connection.query(sql(query.grouping), [
-            .text(org.uuidString.lowercased()), .int(head.orgSeq),
+            .text(org.lowercasedText), .int(head.orgSeq),
             .optional(query.from.map(instantText)), .optional(query.to.map(instantText)),
         ]).rows
         var groups: [PaymentReportLine] = []

@@ -40,7 +40,7 @@ public struct RequestEmailRecovery: Sendable {
             try transaction.append(
                 org: orgId, stream: RecoveryStreams.request(requestId), expectedVersion: .noStream,
                 events: [try NewEvent(EmailRecoveryRequested(
-                    requestId: requestId.uuidString.lowercased(), projectId: project.description, email: sealed,
+                    requestId: requestId.lowercasedText, projectId: project.description, email: sealed,
                     emailRef: emailRef, language: language))],
                 metadata: metadata)
         }

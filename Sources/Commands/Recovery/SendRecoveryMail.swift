@@ -92,7 +92,7 @@ public struct SendRecoveryMail: Sendable {
     public func prepare(_ request: Request, jobId: Int, now: Date, reserveUntil: Date, metadata: EventMetadata,
                         transaction: EventTransaction) throws -> Outcome {
         let connection = transaction.connection
-        let org = request.org.uuidString.lowercased()
+        let org = request.org.lowercasedText
         var state = EmailRecovery.State(candidates: try candidates(org: org, emailHash: request.emailHash,
                                                                    on: connection),
                                         lastMailAt: nil, addressReadable: true)
@@ -164,7 +164,7 @@ public struct SendRecoveryMail: Sendable {
             UPDATE recovery_mail_gaps SET last_mail_at = to_timestamp($3::float8), reserved_by_job = NULL,
                 reserved_until = NULL
             WHERE org_id = $1::uuid AND email_hash = $2
-            """, [.text(request.org.uuidString.lowercased()), .text(request.emailHash),
+            """, [.text(request.org.lowercasedText), .text(request.emailHash),
                   .double(now.timeIntervalSince1970)])
     }
 
@@ -174,7 +174,7 @@ public struct SendRecoveryMail: Sendable {
         try transaction.connection.queryPrepared("""
             UPDATE recovery_mail_gaps SET reserved_by_job = NULL, reserved_until = NULL
             WHERE org_id = $1::uuid AND email_hash = $2 AND reserved_by_job = $3::bigint
-            """, [.text(request.org.uuidString.lowercased()), .text(request.emailHash), .int(jobId)])
+            """, [.text(request.org.lowercasedText), .text(request.emailHash), .int(jobId)])
     }
 
     /// Every buyer of `org` with the address attached and a payment, each with its newest payment, newest first

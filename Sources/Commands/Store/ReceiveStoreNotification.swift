@@ -28,20 +28,20 @@ public struct ReceiveStoreNotification: Sendable {
     /// Records `intake` at `now`.
     public func run(_ intake: StoreIntake, now: Date, metadata: EventMetadata) throws -> Outcome {
         try log.transact(in: .org(intake.org), maxAttempts: 25) { transaction in
-            let org = PostgresValue.text(intake.org.uuidString.lowercased())
+            let org = PostgresValue.text(intake.org.lowercasedText)
             // The dedupe key, the buyer and the payment the effect is about: one round trip.
             let reads = try StoreReads.run(
                 leading: [Statement("""
                     SELECT 1 FROM store_notifications
                     WHERE org_id = $1::uuid AND app_id = $2::uuid AND store = $3 AND notification_id = $4
-                    """, [org, .text(intake.appId.uuidString.lowercased()), .text(intake.store.rawValue),
+                    """, [org, .text(intake.appId.lowercasedText), .text(intake.store.rawValue),
                           .text(intake.notificationId)], prepared: true)],
                 buyer: intake.buyer, effect: intake.verified ? intake.effect : nil, org: org,
                 on: transaction.connection)
             if !reads.leading[0].rows.isEmpty { return .duplicate }
             let guid = reads.guid
             let received = StoreNotificationReceived(
-                appId: intake.appId.uuidString.lowercased(), projectId: intake.projectId,
+                appId: intake.appId.lowercasedText, projectId: intake.projectId,
                 store: intake.store.rawValue, notificationId: intake.notificationId,
                 notificationType: intake.notificationType, subtype: intake.subtype, environment: intake.environment,
                 verified: intake.verified, storeTokenHash: intake.storeTokenHash,
@@ -56,7 +56,7 @@ public struct ReceiveStoreNotification: Sendable {
                 try effects.apply(org: org, stored: reads.stored, metadata: metadata, transaction: transaction)
                 if let sale = intake.sale {
                     try ledger.apply(sale, source: .init(projectId: intake.projectId,
-                                                         appId: intake.appId.uuidString.lowercased(),
+                                                         appId: intake.appId.lowercasedText,
                                                          notificationType: intake.notificationType,
                                                          notificationEventId: event.eventId),
                                      org: intake.org, now: now, metadata: metadata, transaction: transaction)

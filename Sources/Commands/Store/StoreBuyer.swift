@@ -18,7 +18,7 @@ enum StoreBuyer {
         case .appAccountToken(let token):
             return Read(statement: Statement("""
                 SELECT guid FROM app_account_tokens WHERE org_id = $1::uuid AND app_account_token = $2::uuid
-                """, [org, .text(token.uuidString.lowercased())], prepared: true)) { $0.rows.first?["guid"] }
+                """, [org, .text(token.lowercasedText)], prepared: true)) { $0.rows.first?["guid"] }
         case .candidates(let ids):
             // At most the first 20 valid ids are tried, in one indexed lookup; the first of them that is a buyer wins.
             let tried = Array(ids.lazy.filter { if case .success = BuyerGuid.parse($0) { true } else { false } }

@@ -45,7 +45,7 @@ struct StoreEffects {
         throws
     {
         guard let step else { return }
-        let causeId = cause.uuidString.lowercased()
+        let causeId = cause.lowercasedText
         let paymentId: PaymentID
         let event: NewEvent
         switch step {
@@ -78,7 +78,7 @@ struct StoreEffects {
         let connection = transaction.connection
         guard try !connection.query("SELECT 1 FROM buyers WHERE org_id = $1::uuid AND guid = $2",
                                     [org, .text(to)]).rows.isEmpty else { return }
-        let causeId = cause.uuidString.lowercased()
+        let causeId = cause.lowercasedText
         for source in from.prefix(RevenueCatWebhook.maxIds) where source != to {
             let rows = try connection.query("""
                 SELECT payment_id FROM payments

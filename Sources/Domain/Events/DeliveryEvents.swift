@@ -5,7 +5,7 @@ public enum DeliveryStreams {
     /// The attempts of forwarding one store notification (`StoreNotificationReceived` `notificationEventId`) to one
     /// destination: `forward-<event id>-<destination id>`.
     public static func forward(notificationEventId: UUID, destinationId: String) -> String {
-        "forward-\(notificationEventId.uuidString.lowercased())-\(destinationId)"
+        "forward-\(notificationEventId.lowercasedText)-\(destinationId)"
     }
 }
 

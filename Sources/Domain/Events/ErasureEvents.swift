@@ -3,7 +3,7 @@ import Foundation
 /// The stream names of erasures (issue 16 §5, docs/personal-data.md "Erasure").
 public enum ErasureStreams {
     /// The stream of one erasure by e-mail address: its `EmailErased`.
-    public static func erasure(_ erasureId: UUID) -> String { "erasure-\(erasureId.uuidString.lowercased())" }
+    public static func erasure(_ erasureId: UUID) -> String { "erasure-\(erasureId.lowercasedText)" }
 }
 
 /// A buyer's personal data was erased on request (GDPR Art. 17): in the same transaction the buyer's data keys were
@@ -19,7 +19,7 @@ public struct BuyerErased: EventPayload, Equatable {
     public var guid: String
 
     public init(erasureId: UUID, guid: BuyerGuid) {
-        self.erasureId = erasureId.uuidString.lowercased()
+        self.erasureId = erasureId.lowercasedText
         self.guid = guid.description
     }
 }
@@ -36,7 +36,7 @@ public struct EmailErased: EventPayload, Equatable {
     public var guids: [String]
 
     public init(erasureId: UUID, guids: [BuyerGuid]) {
-        self.erasureId = erasureId.uuidString.lowercased()
+        self.erasureId = erasureId.lowercasedText
         self.guids = guids.map(\.description)
     }
 }

@@ -54,7 +54,7 @@ public struct AppInstallErased: EventPayload, Equatable {
     public var origin: Origin
 
     public init(erasureId: UUID, appId: AppID, projectId: ProjectID, installHash: String, origin: Origin) {
-        self.erasureId = erasureId.uuidString.lowercased()
+        self.erasureId = erasureId.lowercasedText
         self.appId = appId.description
         self.projectId = projectId.description
         self.installHash = installHash

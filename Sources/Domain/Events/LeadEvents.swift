@@ -3,7 +3,7 @@ import Foundation
 /// The stream names and personal-data subjects of app leads (`POST /v1/m/lead`, docs/app-leads.md).
 public enum AppLeadStreams {
     /// One lead's stream: its `AppLeadReceived`.
-    public static func lead(_ leadId: UUID) -> String { "app-lead-\(leadId.uuidString.lowercased())" }
+    public static func lead(_ leadId: UUID) -> String { "app-lead-\(leadId.lowercasedText)" }
 
     /// The personal-data subject of an install's contact data: `app-install:<install hash>` (the install's keyed
     /// hash already names its app), so destroying that subject's key erases every lead the install sent.
@@ -47,7 +47,7 @@ public struct AppLeadReceived: EventPayload, Equatable {
     public init(leadId: UUID, appId: AppID, projectId: ProjectID, installHash: String, sessionId: String?,
                 form: String, eventId: String?, contactHash: String, email: SealedValue?, emailRef: String?,
                 firstName: SealedValue?, message: SealedValue?, marketingConsent: Bool, fillMs: Int?) {
-        self.leadId = leadId.uuidString.lowercased()
+        self.leadId = leadId.lowercasedText
         self.appId = appId.description
         self.projectId = projectId.description
         self.installHash = installHash

@@ -3,11 +3,11 @@ import Foundation
 /// The stream names and constants of e-mail recovery (issue 6, docs/jobs.md).
 public enum RecoveryStreams {
     /// One request's stream: `EmailRecoveryRequested`, then at most one `RecoveryMailSent`.
-    public static func request(_ requestId: UUID) -> String { "recovery-\(requestId.uuidString.lowercased())" }
+    public static func request(_ requestId: UUID) -> String { "recovery-\(requestId.lowercasedText)" }
 
     /// The log that takes requests naming a project that does not exist: the all-zero org id, so the endpoint does
     /// the same work (seal, append) whether or not the project exists, and answers in the same time.
-    public static let unknownProjectOrg = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+    public static let unknownProjectOrg = UUID(canonicalText: "00000000-0000-0000-0000-000000000000")!
 
     /// The personal-data subject of a recovery address: `email:<lookup reference>` (version 1: `email:<lookup
     /// hash>`), one data key per address and org, so destroying that subject's key erases every request for the

@@ -3,7 +3,7 @@ import Foundation
 /// The stream names of store notifications (issue 14, docs/store-notifications.md).
 public enum StoreStreams {
     /// One app's notifications: every `StoreNotificationReceived` of the app, in arrival order.
-    public static func notifications(appId: UUID) -> String { "store-\(appId.uuidString.lowercased())" }
+    public static func notifications(appId: UUID) -> String { "store-\(appId.lowercasedText)" }
 }
 
 /// Where a store notification came from: the path segment of `POST /v1/m/store/{store}/{token}`.
