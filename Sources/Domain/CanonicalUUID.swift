@@ -31,7 +31,9 @@ enum CanonicalUUID {
         }
     }
 
-    /// The lowercase canonical text of `uuid` (Foundation's `uuidString` is uppercase and formats through `snprintf`).
+    /// The lowercase canonical text of `uuid`. Foundation's `uuidString` is uppercase and formats through `snprintf`,
+    /// which with the second copy for `lowercased()` was a sixth of the client's instructions per appended event
+    /// (docs/event-store.md, "Benchmark").
     static func text(_ uuid: UUID) -> String {
         withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in

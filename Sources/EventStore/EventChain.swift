@@ -38,39 +38,13 @@ public enum EventChain {
         func string(_ text: String) -> String { EventJSON.string(text).canonicalText }
         // A UUID's text needs no JSON escaping: its JSON string is the text in quotes.
         return CanonicalTemplate(
-            head: #"{"data":"# + dataText + #","event_id":""# + text(of: eventId)
+            head: #"{"data":"# + dataText + #","event_id":""# + eventId.lowercasedText
                 + #"","event_type":"# + string(eventType) + #","metadata":"# + metadataText
-                + #","org_id":""# + text(of: orgId) + #"","org_seq":"#,
+                + #","org_id":""# + orgId.lowercasedText + #"","org_seq":"#,
             afterSeq: #","recorded_at":""#,
             afterTime: #"","schema_version":"# + String(schemaVersion) + #","stream_id":"# + string(streamId)
                 + #","stream_version":"#,
             end: "}")
-    }
-
-    /// The lowercase text of `uuid` with hyphens, equal to `uuid.lowercasedText` but without Foundation's
-    /// `snprintf` formatting and the second copy, which together were a sixth of the client's instructions per
-    /// appended event (docs/event-store.md, "Benchmark").
-    static func text(of uuid: UUID) -> String {
-        withUnsafeBytes(of: uuid.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var position = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    out[position] = hexDigit(byte >> 4)
-                    out[position + 1] = hexDigit(byte & 0x0F)
-                    position += 2
-                }
-                return position
-            }
-        }
-    }
-
-    /// The lowercase hex digit of `nibble` (0…15).
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// `SHA-256(previous ‖ canonical)`.

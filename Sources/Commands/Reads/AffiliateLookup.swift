@@ -121,7 +121,9 @@ public struct AffiliateLookup: Sendable {
               let expiresAt = RFC3339.parse(try row.string("expires_at"))
         else { throw InconsistentState("a stored click does not read back") }
         let token = try row["token"].map { text in
-            guard let token = UUID(canonicalText: text) else { throw InconsistentState("a click's token does not read") }
+            guard let token = UUID(canonicalText: text) else {
+                throw InconsistentState("a click's token does not read")
+            }
             return token
         }
         let click = ClickFacts(click: id, project: project, affiliate: affiliate, campaign: campaign, source: source,
