@@ -6,9 +6,10 @@ import Postgres
 /// public keys, for auditors (docs/audit.md).
 ///
 /// Runs as `MIGRATION_DATABASE_URL`, the owner role: it reads every org's log, which row-level security hides from
-/// the application role. `export` (and `report`) read one org's history from `DATABASE_READ_URL` when it is set. Exit status: 0 verified / exported / printed; 1 a chain is broken or does not reach a signed
-/// head (verify), or the org has no signed head yet (head); 2 bad arguments or configuration (the message names the
-/// argument); 3 the command could not run (database unreachable, query failed).
+/// the application role. `export` (and `report`) read one org's history from `DATABASE_READ_URL` when it is set.
+/// Exit status: 0 verified / exported / printed; 1 a chain is broken or does not reach a signed head (verify), or the
+/// org has no signed head yet (head); 2 bad arguments or configuration (the message names the argument); 3 the
+/// command could not run (database unreachable, query failed).
 public enum AuditCommand {
     /// What the arguments ask for.
     public enum Action: Equatable, Sendable {
