@@ -33,23 +33,22 @@ public final class ForwardReceiver: @unchecked Sendable {
     public init(host: String = "127.0.0.1", x3Token: String? = nil, attribloomSecret: String? = nil,
                 auditPublicKey: String? = nil, tls: TestCertificateAuthority? = nil,
                 delayMilliseconds: Int = 0) throws {
-        port = try Shell.freePort()
-        base = (tls == nil ? "http" : "https") + "://\(host):\(port)"
-        log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(port)-\(UInt32.random(in: 0...UInt32.max))"
-        var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/Tests/Peers/forward_receiver.py",
-                         "--host", host, "--port", "\(port)", "--log", log]
+        let log = try TestEnvironment.scratchFolder() + "/forward-receiver-\(UInt32.random(in: 0...UInt32.max))"
+        var options = ["--log", log]
         // `--name=value`: a store token may begin with `-`, which argparse would read as an option.
-        if let x3Token { arguments += ["--x3-token=" + x3Token] }
-        if let attribloomSecret { arguments += ["--attribloom-secret=" + attribloomSecret] }
-        if let auditPublicKey { arguments += ["--audit-public-key", auditPublicKey] }
-        if let tls { arguments += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
-        if delayMilliseconds > 0 { arguments += ["--delay-ms=\(delayMilliseconds)"] }
-        process = try ChildProcess(arguments)
-        for _ in 0..<600 {
-            if process.output().contains("listening") { return }
-            usleep(50_000)
+        if let x3Token { options += ["--x3-token=" + x3Token] }
+        if let attribloomSecret { options += ["--attribloom-secret=" + attribloomSecret] }
+        if let auditPublicKey { options += ["--audit-public-key", auditPublicKey] }
+        if let tls { options += ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile] }
+        if delayMilliseconds > 0 { options += ["--delay-ms=\(delayMilliseconds)"] }
+        let (port, process) = try ListeningPeer.start("forward_receiver.py") { port in
+            ["/usr/bin/python3", HandoffBinary.packageRoot() + "/Tests/Peers/forward_receiver.py",
+             "--host", host, "--port", "\(port)"] + options
         }
-        throw Shell.Failure(command: ["forward_receiver.py"], status: -1, output: process.output())
+        self.port = port
+        self.log = log
+        self.process = process
+        base = (tls == nil ? "http" : "https") + "://\(host):\(port)"
     }
 
     deinit {

@@ -15,18 +15,12 @@ final class AdServicesPeer: @unchecked Sendable {
     private let child: ChildProcess
 
     init() throws {
-        let port = try Shell.freePort()
+        let (port, child) = try ListeningPeer.start("adservices_api.py") { port in
+            ["/usr/bin/python3", PlayAPIPeer.repositoryRoot + "/Tests/Peers/adservices_api.py", "--port=\(port)"]
+        }
         root = "http://127.0.0.1:\(port)"
         base = root + "/api/v1"
-        child = try ChildProcess(["/usr/bin/python3", PlayAPIPeer.repositoryRoot + "/Tests/Peers/adservices_api.py",
-                                  "--port=\(port)"])
-        let deadline = Date().addingTimeInterval(30)
-        while !child.output().contains("listening") {
-            guard Date() < deadline else {
-                throw StartFailure(description: "adservices_api.py did not start within 30 s: \(child.output())")
-            }
-            usleep(20_000)
-        }
+        self.child = child
     }
 
     /// Scripts `token`: the API answers `answers` (status, JSON body or nil) in turn, the last one from then on.

@@ -28,19 +28,12 @@ final class PlayAPIPeer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let publicKey = folder + "/service-account.pub.pem"
         try Data(accountKey.publicKey.pem.utf8).write(to: URL(fileURLWithPath: publicKey))
-        let port = try Shell.freePort()
-        base = "http://127.0.0.1:\(port)"
-        child = try ChildProcess([
-            "/usr/bin/python3", Self.repositoryRoot + "/Tests/Peers/play_api.py", "--port", "\(port)",
-            "--public-key", publicKey, "--client-email", Self.clientEmail, "--token-lifetime", "\(tokenLifetime)",
-        ])
-        let deadline = Date().addingTimeInterval(30)
-        while !child.output().contains("listening") {
-            guard Date() < deadline else {
-                throw StartFailure(description: "play_api.py did not start within 30 s: \(child.output())")
-            }
-            usleep(20_000)
+        let (port, child) = try ListeningPeer.start("play_api.py") { port in
+            ["/usr/bin/python3", Self.repositoryRoot + "/Tests/Peers/play_api.py", "--port", "\(port)",
+             "--public-key", publicKey, "--client-email", Self.clientEmail, "--token-lifetime", "\(tokenLifetime)"]
         }
+        base = "http://127.0.0.1:\(port)"
+        self.child = child
     }
 
     deinit {
