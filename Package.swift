@@ -99,7 +99,7 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "COpenSSL"], swiftSettings: strict),
         // Store notifications without a database: App Store signed data against Apple's fixtures and fresh signatures.
         .testTarget(name: "StoreTests", dependencies: ["Commands", "Crypto", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),

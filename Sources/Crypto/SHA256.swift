@@ -26,6 +26,26 @@ public enum SHA256 {
         return digest
     }
 
+    /// Returns the 32-byte SHA-256 digest of `first` followed by `second`, without joining them.
+    public static func hash(_ first: [UInt8], _ second: [UInt8]) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed") }
+        defer { EVP_MD_CTX_free(context) }
+        var digest = [UInt8](repeating: 0, count: byteCount)
+        var length: UInt32 = 0
+        let ok = first.withUnsafeBytes { head in
+            second.withUnsafeBytes { tail in
+                digest.withUnsafeMutableBufferPointer { output in
+                    EVP_DigestInit_ex2(context, sha256Digest, nil) == 1
+                        && EVP_DigestUpdate(context, head.baseAddress, head.count) == 1
+                        && EVP_DigestUpdate(context, tail.baseAddress, tail.count) == 1
+                        && EVP_DigestFinal_ex(context, output.baseAddress, &length) == 1
+                }
+            }
+        }
+        guard ok, length == byteCount else { fatalError("SHA-256 failed in OpenSSL") }
+        return digest
+    }
+
     /// Returns the 32-byte SHA-256 digest of the UTF-8 encoding of `string`.
     public static func hash(_ string: String) -> [UInt8] {
         hash(Array(string.utf8))
