@@ -20,24 +20,36 @@ struct RequestTarget: Sendable, Equatable {
         let question = target.firstIndex(of: UInt8(ascii: "?"))
         let rawPath = question.map { target[..<$0] } ?? target
         let rawQueryBytes = question.map { target[target.index(after: $0)...] } ?? target[target.endIndex...]
-        path = String(decoding: Self.percentDecode(rawPath, plusIsSpace: false), as: UTF8.self)
+        path = Self.text(rawPath, plusIsSpace: false)
         rawQuery = String(decoding: rawQueryBytes, as: UTF8.self)
         var query: [String: String] = [:]
-        for pair in rawQueryBytes.split(separator: UInt8(ascii: "&")) where !pair.isEmpty {
+        var rest = rawQueryBytes
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            if pair.isEmpty { continue }
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
             let name = equals.map { pair[..<$0] } ?? pair
             let value = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
-            let decodedName = String(decoding: Self.percentDecode(name, plusIsSpace: true), as: UTF8.self)
-            query[decodedName] = String(decoding: Self.percentDecode(value, plusIsSpace: true), as: UTF8.self)
+            query[Self.text(name, plusIsSpace: true)] = Self.text(value, plusIsSpace: true)
         }
         self.query = query
     }
 
-    /// Replaces `%XX` by its byte (and `+` by a space when asked); malformed escapes stay as written.
     /// The absolute-form prefixes taken off a target (`GET http://host/path`); an origin-form target (`/path`, nearly
     /// every request) is never compared with them.
     private static let schemes: [[UInt8]] = [Array("http://".utf8), Array("https://".utf8)]
 
+    /// The decoded text of `bytes`; bytes with nothing to decode (nearly every path and query) become the string
+    /// directly, without a decoded copy.
+    private static func text(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String {
+        let needsDecoding = bytes.contains { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }
+        return String(decoding: needsDecoding ? percentDecode(bytes, plusIsSpace: plusIsSpace)[...] : bytes,
+                      as: UTF8.self)
+    }
+
+    /// Replaces `%XX` by its byte (and `+` by a space when asked); malformed escapes stay as written.
     static func percentDecode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)

@@ -3,27 +3,30 @@
 /// Patterns without parameters are found with one dictionary lookup of the whole path; patterns with
 /// parameters are compared segment by segment, only against paths with their number of segments.
 /// Being concrete (not generic over the route type) keeps the hot path free of generic metadata lookups.
+@usableFromInline
 struct RouteTable: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
     }
 
+    @usableFromInline
     struct Entry: Sendable {
         let method: Method
-        let pattern: String
+        @usableFromInline let pattern: String
         let segments: [Segment]
         let hasParameters: Bool
     }
 
     /// The answer: an entry index with its parameters, the methods the path takes, or nothing.
+    @usableFromInline
     enum Lookup: Equatable {
         case found(index: Int, parameters: [String: String])
         case methodNotAllowed([Method])
         case notFound
     }
 
-    private(set) var entries: [Entry] = []
+    @usableFromInline private(set) var entries: [Entry] = []
     /// Indices of parameterless entries by their exact path ("/healthz").
     private var literalPaths: [String: [Int]] = [:]
     /// Indices of entries with parameters, by segment count.
@@ -50,60 +53,82 @@ struct RouteTable: Sendable {
     }
 
     /// Finds the entry for `method` and the decoded `path` (without query).
+    ///
+    /// A literal pattern beats any parameter pattern for the same path; among parameter patterns the most specific
+    /// wins (`isMoreSpecific`), the first added among equals. Only the winner's parameters are built.
+    @usableFromInline
     func lookup(_ method: Method, _ path: String) -> Lookup {
         let normalized = path.utf8.first == UInt8(ascii: "/") ? path : "/" + path
         let literalHits = literalPaths[normalized] ?? []
-        if parameterized.isEmpty || literalHits.contains(where: { entries[$0].method == method }) {
-            // A literal pattern beats any parameter pattern for the same path.
-            if let index = literalHits.first(where: { entries[$0].method == method }) {
+        if let index = literalHits.first(where: { entries[$0].method == method }) {
+            return .found(index: index, parameters: [:])
+        }
+        let pieces = parameterized.isEmpty ? [] : Self.pieces(of: normalized)
+        let matching = (parameterized[pieces.count] ?? []).filter { Self.matches(entries[$0].segments, pieces) }
+        if let index = mostSpecific(matching, method: method) {
+            return .found(index: index, parameters: Self.parameters(of: entries[index].segments, in: pieces))
+        }
+        if method == .head {
+            if let index = literalHits.first(where: { entries[$0].method == .get }) {
                 return .found(index: index, parameters: [:])
             }
-            if parameterized.isEmpty { return choose(method, literalHits.map { ($0, [:]) }) }
-        }
-        var candidates: [(Int, [String: String])] = literalHits.map { ($0, [:]) }
-        let pieces = Self.split(normalized)
-        for index in parameterized[pieces.count] ?? [] {
-            if let parameters = Self.parameters(of: entries[index].segments, in: pieces) {
-                candidates.append((index, parameters))
+            if let index = mostSpecific(matching, method: .get) {
+                return .found(index: index, parameters: Self.parameters(of: entries[index].segments, in: pieces))
             }
         }
-        return choose(method, candidates)
-    }
-
-    /// Picks among the patterns that match the path: the method's (HEAD falls back to GET), the most specific.
-    private func choose(_ method: Method, _ candidates: [(Int, [String: String])]) -> Lookup {
-        guard !candidates.isEmpty else { return .notFound }
-        var chosen = candidates.filter { entries[$0.0].method == method }
-        if chosen.isEmpty && method == .head { chosen = candidates.filter { entries[$0.0].method == .get } }
-        if let best = chosen.min(by: { isMoreSpecific(entries[$0.0].segments, than: entries[$1.0].segments) }) {
-            return .found(index: best.0, parameters: best.1)
-        }
+        guard !literalHits.isEmpty || !matching.isEmpty else { return .notFound }
         var allowed: [Method] = []
-        for (index, _) in candidates where !allowed.contains(entries[index].method) {
+        for index in literalHits + matching where !allowed.contains(entries[index].method) {
             allowed.append(entries[index].method)
         }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         return .methodNotAllowed(allowed)
     }
 
+    /// The most specific of the `candidates` (entry indices, in the order added) that take `method`.
+    private func mostSpecific(_ candidates: [Int], method: Method) -> Int? {
+        var best: Int?
+        for index in candidates where entries[index].method == method {
+            if let current = best, !isMoreSpecific(entries[index].segments, than: entries[current].segments) {
+                continue
+            }
+            best = index
+        }
+        return best
+    }
+
     /// The segments of `path` without its leading `/`, cut at every `/` byte: not at grapheme clusters, where a `/`
     /// followed by a combining mark would not end a segment.
     static func split(_ path: String) -> [String] {
-        var bytes = path.utf8[...]
-        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
-        return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self) }
+        pieces(of: path).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    private static func parameters(of segments: [Segment], in pieces: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    /// The segments of `path` as `split` cuts them, as byte views of the path (no copies).
+    private static func pieces(of path: String) -> [Substring.UTF8View] {
+        var bytes = Substring(path).utf8
+        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    }
+
+    /// Whether a pattern's segments match the path's: literals byte for byte, parameters any non-empty segment.
+    private static func matches(_ segments: [Segment], _ pieces: [Substring.UTF8View]) -> Bool {
         for index in segments.indices {
             switch segments[index] {
             case .literal(let literal):
-                guard literal == pieces[index] else { return nil }
-            case .parameter(let name):
-                guard !pieces[index].isEmpty else { return nil }
-                parameters[name] = pieces[index]
+                guard literal.utf8.elementsEqual(pieces[index]) else { return false }
+            case .parameter:
+                guard !pieces[index].isEmpty else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The parameters of a pattern whose segments `matches` the path's.
+    private static func parameters(of segments: [Segment], in pieces: [Substring.UTF8View]) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for index in segments.indices {
+            if case .parameter(let name) = segments[index] {
+                parameters[name] = String(decoding: pieces[index], as: UTF8.self)
             }
         }
         return parameters

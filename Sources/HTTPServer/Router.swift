@@ -5,8 +5,8 @@
 /// segment where the others have a parameter wins (left to right); among equals, the first added.
 /// HEAD is answered by the GET route unless a HEAD route is added.
 public struct Router<Route: Sendable>: Sendable {
-    private var table = RouteTable()
-    private var makers: [@Sendable ([String: String]) -> Route] = []
+    @usableFromInline var table = RouteTable()
+    @usableFromInline var makers: [@Sendable ([String: String]) -> Route] = []
 
     /// Makes an empty router.
     public init() {}
@@ -27,7 +27,9 @@ public struct Router<Route: Sendable>: Sendable {
         return table.entries.map(\.pattern).filter { seen.insert($0).inserted }
     }
 
-    /// Finds the route for a request; `path` is the decoded path without the query.
+    /// Finds the route for a request; `path` is the decoded path without the query. Inlinable, so that it is
+    /// specialized for the caller's route type (unspecialized, every call looked up `RouteMatch<Route>`'s metadata).
+    @inlinable
     public func match(_ method: Method, _ path: String) -> RouteMatch<Route> {
         switch table.lookup(method, path) {
         case .found(let index, let parameters):
