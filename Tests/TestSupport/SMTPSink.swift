@@ -14,45 +14,31 @@ public final class SMTPSink: @unchecked Sendable {
         case implicit(TestCertificateAuthority)
     }
 
-    /// Starts the sink on `port` (default: a free one), speaking `tls` when given, and waits until it prints
-    /// "listening" (up to 20 s). A free port another test took between the pick and the bind is picked again (up to
-    /// five times): in the full parallel suite that race happens.
+    /// Starts the sink on `port` (default: a free one, picked again if another test took it first: `ListeningPeer`),
+    /// speaking `tls` when given, and waits until it prints "listening" (up to 20 s).
     public init(port: Int? = nil, tls: TLS? = nil) throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                (url, folder, process) = try Self.start(port: try port ?? Shell.freePort(), tls: tls)
-                return
-            } catch let failure as Shell.Failure where port == nil && attempt < 5
-                && failure.output.contains("address already in use") {
-                continue
-            }
-        }
-    }
-
-    private static func start(port: Int, tls: TLS?) throws -> (String, String, ChildProcess) {
-        var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/infra/smtp-sink.py",
-                         "--host", "127.0.0.1", "--port", "\(port)", "--exit-with-parent"]
         var scheme = "smtp"
-        switch tls {
-        case .startTLS(let authority, let required):
-            arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile]
-            if required { arguments.append("--require-starttls") }
-        case .implicit(let authority):
-            arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile, "--implicit-tls"]
-            scheme = "smtps"
-        case nil:
-            break
+        var folder = ""
+        let started = try ListeningPeer.start("smtp-sink.py", port: port, timeout: 20) { port in
+            var arguments = ["/usr/bin/python3", HandoffBinary.packageRoot() + "/infra/smtp-sink.py",
+                             "--host", "127.0.0.1", "--port", "\(port)", "--exit-with-parent"]
+            switch tls {
+            case .startTLS(let authority, let required):
+                arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile]
+                if required { arguments.append("--require-starttls") }
+            case .implicit(let authority):
+                arguments += ["--tls-cert", authority.certificateFile, "--tls-key", authority.keyFile,
+                              "--implicit-tls"]
+                scheme = "smtps"
+            case nil:
+                break
+            }
+            folder = try TestEnvironment.scratchFolder() + "/smtp-sink-\(port)-\(UInt32.random(in: 0...UInt32.max))"
+            return arguments + ["--dir", folder]
         }
-        let folder = try TestEnvironment.scratchFolder() + "/smtp-sink-\(port)-\(UInt32.random(in: 0...UInt32.max))"
-        let process = try ChildProcess(arguments + ["--dir", folder])
-        for _ in 0..<400 {
-            if process.output().contains("listening") { return ("\(scheme)://127.0.0.1:\(port)", folder, process) }
-            if process.output().contains("address already in use") { break }
-            usleep(50_000)
-        }
-        throw Shell.Failure(command: ["smtp-sink.py"], status: -1, output: process.output())
+        url = "\(scheme)://127.0.0.1:\(started.port)"
+        self.folder = folder
+        process = started.process
     }
 
     deinit {
