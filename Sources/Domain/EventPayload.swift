@@ -40,7 +40,19 @@ extension EventPayload {
     }
 
     /// The payload as event JSON; throws `EventPayloadError.notEventJSON` when it is not (e.g. a fraction).
+    ///
+    /// Encoded straight into `EventJSON` (`EventJSONEncoder`); a payload that encoder does not take, or whose encoding
+    /// throws, goes through `JSONEncoder` and `EventJSON.parse` and answers exactly as they do. Debug builds (the
+    /// test suite) check every payload both ways.
     public func eventJSON() throws -> EventJSON {
+        guard let direct = try? EventJSONEncoder.encode(self) else { return try encodedAndParsed() }
+        assert(direct == (try? encodedAndParsed()),
+               "EventJSONEncoder and JSONEncoder disagree on a \(Self.eventType): \(direct.canonicalText)")
+        return direct
+    }
+
+    /// The payload through `JSONEncoder` and `EventJSON.parse`: the reference `EventJSONEncoder` must agree with.
+    func encodedAndParsed() throws -> EventJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = Array(try encoder.encode(self))
