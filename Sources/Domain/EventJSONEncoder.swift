@@ -18,8 +18,8 @@ public enum EventJSONEncoder {
 
     /// The value as event JSON, or `Unsupported`; errors thrown by the value's own `encode(to:)` pass through.
     public static func encode<T: Encodable>(_ value: T) throws -> EventJSON {
-        let root = Node(depth: 0)
-        try Encoding(node: root, codingPath: []).encodeValue(value)
+        let root = Node()
+        try Encoding(node: root).encodeValue(value)
         guard let json = try root.json() else { throw Unsupported(reason: "the top-level value encoded nothing") }
         return json
     }
@@ -35,12 +35,28 @@ public enum EventJSONEncoder {
         }
 
         var content: Content = .empty
+        /// The container this value is in, and its key there: the coding path, built only when asked for. Unowned:
+        /// the parent holds its children, and the whole tree lives while the value encodes.
+        unowned let parent: Node?
+        let key: (any CodingKey)?
         /// How deep the value sits: from `EventJSON.parse`'s limit on the slow path refuses, so this path may not
         /// accept either (`json()`).
         let depth: Int
 
-        init(depth: Int) {
-            self.depth = depth
+        init(parent: Node? = nil, key: (any CodingKey)? = nil) {
+            self.parent = parent
+            self.key = key
+            self.depth = parent.map { $0.depth + 1 } ?? 0
+        }
+
+        var codingPath: [any CodingKey] {
+            var path: [any CodingKey] = []
+            var node: Node? = self
+            while let current = node, let key = current.key {
+                path.append(key)
+                node = current.parent
+            }
+            return path.reversed()
         }
 
         /// The finished value; a value that encoded nothing is `{}`, as in `JSONEncoder`.
@@ -52,24 +68,26 @@ public enum EventJSONEncoder {
             case .object(let members):
                 var object: [String: EventJSON] = [:]
                 object.reserveCapacity(members.count)
-                for (key, node) in members { object[try EventJSONEncoder.text(key)] = try node.json() ?? .object([:]) }
+                for (key, node) in members {
+                    object[try EventJSONEncoder.text(key)] = try node.json() ?? .object([:])
+                }
                 return .object(object)
             case .array(let elements): return .array(try elements.map { try $0.json() ?? .object([:]) })
             }
         }
 
-        func member(_ key: String) -> Node {
-            let node = Node(depth: depth + 1)
+        func member(_ key: any CodingKey) -> Node {
+            let node = Node(parent: self, key: key)
             if case .object(var members) = content {
                 content = .empty
-                members[key] = node
+                members[key.stringValue] = node
                 content = .object(members)
             }
             return node
         }
 
         func append() -> Node {
-            let node = Node(depth: depth + 1)
+            let node = Node(parent: self, key: IndexKey(intValue: count))
             if case .array(var elements) = content {
                 content = .empty
                 elements.append(node)
@@ -93,21 +111,21 @@ public enum EventJSONEncoder {
     /// The `Encoder` handed to values: one per node.
     struct Encoding: Encoder {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             if case .object = node.content {} else { node.content = .object([:]) }
-            return KeyedEncodingContainer(Keyed<Key>(node: node, codingPath: codingPath))
+            return KeyedEncodingContainer(Keyed<Key>(node: node))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             if case .array = node.content {} else { node.content = .array([]) }
-            return Unkeyed(node: node, codingPath: codingPath)
+            return Unkeyed(node: node)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            Single(node: node, codingPath: codingPath)
+            Single(node: node)
         }
 
         /// Encodes `value` into this node: Foundation's specially written types and floating point are
@@ -123,10 +141,10 @@ public enum EventJSONEncoder {
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
 
         private func encoding(_ key: Key) -> Encoding {
-            Encoding(node: node.member(key.stringValue), codingPath: codingPath + [key])
+            Encoding(node: node.member(key))
         }
 
         mutating func encodeNil(forKey key: Key) throws { encoding(key).node.content = .value(.null) }
@@ -168,18 +186,17 @@ public enum EventJSONEncoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder { nested(key) }
 
         private func nested(_ key: any CodingKey) -> Encoding {
-            Encoding(node: node.member(key.stringValue), codingPath: codingPath + [key])
+            Encoding(node: node.member(key))
         }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
         var count: Int { node.count }
 
         private func next() -> Encoding {
-            let key = IndexKey(intValue: node.count)
-            return Encoding(node: node.append(), codingPath: codingPath + [key])
+            Encoding(node: node.append())
         }
 
         mutating func encodeNil() throws { next().node.content = .value(.null) }
@@ -205,21 +222,16 @@ public enum EventJSONEncoder {
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey> {
-            nested().container(keyedBy: keyType)
+            next().container(keyedBy: keyType)
         }
 
-        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { nested().unkeyedContainer() }
-        mutating func superEncoder() -> any Encoder { nested() }
-
-        private func nested() -> Encoding {
-            let key = IndexKey(intValue: node.count)
-            return Encoding(node: node.append(), codingPath: codingPath + [key])
-        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { next().unkeyedContainer() }
+        mutating func superEncoder() -> any Encoder { next() }
     }
 
     struct Single: SingleValueEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
 
         mutating func encodeNil() throws { node.content = .value(.null) }
         mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
@@ -237,7 +249,7 @@ public enum EventJSONEncoder {
         mutating func encode(_ value: UInt32) throws { node.content = .value(.integer(try integer(value))) }
         mutating func encode(_ value: UInt64) throws { node.content = .value(.integer(try integer(value))) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try Encoding(node: node, codingPath: codingPath).encodeValue(value)
+            try Encoding(node: node).encodeValue(value)
         }
     }
 

@@ -133,6 +133,43 @@ struct EventJSONEncoderTests {
         #expect(throws: EventJSONEncoder.Unsupported.self) { try EventJSONEncoder.encode(Deep(depth: 64)) }
     }
 
+    /// Records the coding path its encoder reports, as values that build their own errors read it.
+    final class PathLog: @unchecked Sendable {
+        var paths: [[String]] = []
+    }
+
+    struct PathProbe: Encodable {
+        let log: PathLog
+        func encode(to encoder: any Encoder) throws {
+            log.paths.append(encoder.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue })
+            var container = encoder.singleValueContainer()
+            try container.encode("probe")
+        }
+    }
+
+    struct Probed: Encodable {
+        let log: PathLog
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: EventJSONEncoderTests.ProbeKey.self)
+            try container.encode(PathProbe(log: log), forKey: .top)
+            try container.encode([PathProbe(log: log), PathProbe(log: log)], forKey: .list)
+            var nested = container.nestedContainer(keyedBy: EventJSONEncoderTests.ProbeKey.self, forKey: .inner)
+            try nested.encode(["deep": PathProbe(log: log)], forKey: .top)
+        }
+    }
+
+    enum ProbeKey: String, CodingKey { case top, list, inner }
+
+    @Test func valuesSeeTheirWholeCodingPath() throws {
+        let fast = PathLog()
+        let slow = PathLog()
+        _ = try EventJSONEncoder.encode(Probed(log: fast))
+        _ = try reference(Probed(log: slow))
+        #expect(fast.paths == [["top"], ["list", "#0"], ["list", "#1"], ["inner", "top", "deep"]])
+        // JSONEncoder agrees except under a nested keyed container, where it leaves that container's key out.
+        #expect(Array(fast.paths.prefix(3)) == Array(slow.paths.prefix(3)))
+    }
+
     struct DatedPayload: EventPayload {
         static let eventType = "TestDated"
         static let schemaVersion = 1
