@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import Foundation
 
@@ -39,7 +40,7 @@ public struct NewEvent: Sendable, Equatable {
     /// `event_id` grows at its right edge like the log itself instead of taking every insert on a random leaf page.
     /// Nothing reads meaning into an id; the time in it is only the writer's clock.
     public static func makeId(now: Date = Date()) -> UUID {
-        var bytes = UUID().uuid  // version 4: 122 random bits, the variant already 10xx
+        var bytes = SecureRandom.uuid().uuid  // version 4: 122 random bits, the variant already 10xx
         let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
         bytes.0 = UInt8(truncatingIfNeeded: milliseconds >> 40)
         bytes.1 = UInt8(truncatingIfNeeded: milliseconds >> 32)

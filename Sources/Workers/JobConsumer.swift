@@ -1,3 +1,4 @@
+import Crypto
 import EventStore
 import Foundation
 import Postgres
@@ -128,7 +129,7 @@ public final class JobConsumer: @unchecked Sendable {
             guard let kind = registry.kind(locked.kind) else {
                 throw JobFailure("no job kind '\(locked.kind)' in this build", permanent: true)
             }
-            let attemptId = UUID()
+            let attemptId = SecureRandom.uuid()
             let transaction = EventTransaction(connection: connection, projections: store.projections)
             // The job's own reads and writes see its org's rows only (row-level security); a job of no org
             // (a probe) sees none.

@@ -34,7 +34,7 @@ public struct EraseBuyer: Sendable {
     public func run(_ guid: BuyerGuid, org: OrgID, metadata: EventMetadata) throws -> Erased {
         try context.log.transact(in: .org(org.uuid)) { transaction in
             let stored = try read(guid, org: org, on: transaction.connection)
-            switch BuyerErasure.decide(stored, newErasureId: UUID()) {
+            switch BuyerErasure.decide(stored, newErasureId: SecureRandom.uuid()) {
             case .failure(let refusal):
                 throw refusal
             case .success(.alreadyErased(let erasureId)):
@@ -63,7 +63,7 @@ public struct EraseBuyer: Sendable {
                 holders.append((guid, try read(guid, org: org, on: connection) ?? .init(erasedBy: nil)))
             }
             let guids = BuyerErasure.toErase(holders)
-            let erasureId = UUID()
+            let erasureId = SecureRandom.uuid()
             try transaction.append(org: org.uuid, stream: ErasureStreams.erasure(erasureId),
                                    expectedVersion: .noStream,
                                    events: [try NewEvent(EmailErased(erasureId: erasureId, guids: guids))],

@@ -58,7 +58,7 @@ public struct EraseInstall: Sendable {
         }
         guard matches else { return false }
         try erase([Install(appId: app, projectId: project, installHash: hash)], org: org, origin: .device,
-                  erasureId: UUID(), metadata: metadata)
+                  erasureId: SecureRandom.uuid(), metadata: metadata)
         return true
     }
 
@@ -99,7 +99,7 @@ public struct EraseInstall: Sendable {
             }
             return Install(appId: app, projectId: project, installHash: try row.string("install_hash"))
         }
-        let erasureId = UUID()
+        let erasureId = SecureRandom.uuid()
         try erase(installs, org: org, origin: .server, erasureId: erasureId, metadata: metadata)
         return Erased(erasureId: erasureId, installs: installs.count)
     }

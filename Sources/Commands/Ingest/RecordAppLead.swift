@@ -97,7 +97,7 @@ public struct RecordAppLead: Sendable {
                 guard let text else { return nil }
                 return try context.subjectKeys.seal(text, field: field, org: org, subject: subject, on: connection)
             }
-            let leadId = UUID()
+            let leadId = SecureRandom.uuid()
             var received = AppLeadReceived(
                 leadId: leadId, appId: submission.appId, projectId: submission.projectId, installHash: install,
                 sessionId: submission.sessionId, form: submission.form, eventId: submission.eventId,

@@ -20,7 +20,7 @@ public struct RequestEmailRecovery: Sendable {
     public func run(org: OrgID?, project: ProjectID, email: EmailAddress, language: String,
                     metadata: EventMetadata) throws -> UUID {
         let emailHash = context.emailHash(email)
-        let requestId = UUID()
+        let requestId = SecureRandom.uuid()
         let orgId: UUID
         switch EmailRecoveryRequest.decide(projectOrg: org, addressErased: false).log {
         case .organization(let known): orgId = known.uuid
