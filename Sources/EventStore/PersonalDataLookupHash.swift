@@ -29,8 +29,17 @@ public enum LookupHash {
     /// The lookup hash of an IPv4 or IPv6 address, over its 4 or 16 bytes: every spelling of one address
     /// (`::1`, `0:0::1`; `::ffff:1.2.3.4` and `1.2.3.4`) gives the same hash. Nil when `address` is not an IP.
     public static func ipAddress(_ address: String, pepper: [UInt8]) -> String? {
-        guard let bytes = ipBytes(address.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let bytes = ipBytes(trimmed(address)) else { return nil }
         return of(bytes, kind: "ip", pepper: pepper)
+    }
+
+    /// `text` without leading and trailing white space and newlines. Text that starts and ends with a printable
+    /// ASCII byte (every address the server reads off a socket) is returned as it is, without a trip through
+    /// `NSString` (2 % of a resolve's CPU); every other white space character starts with a byte ≥ 0x80.
+    static func trimmed(_ text: String) -> String {
+        func printableASCII(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        if printableASCII(text.utf8.first) && printableASCII(text.utf8.last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The lookup hash of already normalized bytes under a kind label (`email`, `ip`, …): the labels keep equal

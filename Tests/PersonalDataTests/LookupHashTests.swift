@@ -1,5 +1,6 @@
 import Crypto
-import EventStore
+@testable import EventStore
+import Foundation
 import Testing
 
 @Suite struct LookupHashTests {
@@ -42,6 +43,19 @@ import Testing
         #expect(v4 == Hex.encode(HMAC.sha256(key: pepper, message: Array("ip".utf8) + [0, 203, 0, 113, 7])))
         #expect(LookupHash.ipAddress("not-an-ip", pepper: pepper) == nil)
         #expect(LookupHash.ipAddress("256.1.1.1", pepper: pepper) == nil)
+    }
+
+    @Test(arguments: ["\t203.0.113.7", "203.0.113.7\n", "\r\n203.0.113.7 \u{0B}", "\u{00A0}203.0.113.7",
+                      "203.0.113.7\u{2028}", "\u{3000}203.0.113.7\u{85}"])
+    func whiteSpaceAroundAnAddressIsTrimmedWhateverItIs(spelling: String) throws {
+        #expect(LookupHash.trimmed(spelling) == spelling.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(LookupHash.ipAddress(spelling, pepper: pepper) == LookupHash.ipAddress("203.0.113.7", pepper: pepper))
+    }
+
+    @Test func textWithoutWhiteSpaceAtItsEdgesIsNotChanged() {
+        for text in ["203.0.113.7", "::1", "a b", "x\u{00A0}y", "", "é", "~"] {
+            #expect(LookupHash.trimmed(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text)")
+        }
     }
 
     @Test func kindsAreKeptApart() {
