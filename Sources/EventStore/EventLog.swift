@@ -107,7 +107,7 @@ public final class EventLog: Sendable {
         try withoutActuallyEscaping(body) { body in
             let command = BatchedCommand(scope: scope.found(org), maxAttempts: maxAttempts) { output = try body($0) }
             defer { command.release() }
-            try commandCommit.run(command, lane: org.uuidString) { batch in runCommands(batch) }
+            try commandCommit.run(command, lane: org.lowercasedText) { batch in runCommands(batch) }
         }
         guard let output else { throw EventStoreError.malformedRow("a batched command finished without a result") }
         return output
@@ -143,7 +143,7 @@ public final class EventLog: Sendable {
             let rows = try pool.withConnection {
                 try $0.queryPrepared("SELECT \(lookup.function)($1)::text AS org", [argument]).rows
             }
-            return rows.first?["org"].flatMap(UUID.init(uuidString:))
+            return rows.first?["org"].flatMap(UUID.init(canonicalText:))
         }
     }
 

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Postgres
 
@@ -7,7 +8,7 @@ extension EventReader {
         throws -> RecordedEvent?
     {
         let sql = "SELECT \(RecordedEvent.columns) FROM events WHERE org_id = $1 AND event_id = $2::uuid"
-        let parameters: [PostgresValue] = [.text(org.uuidString), .text(eventId.lowercasedText)]
+        let parameters: [PostgresValue] = [.text(org.lowercasedText), .text(eventId.lowercasedText)]
         let result = try scope.map { try connection.queryPrepared(sql, parameters, in: $0) }
             ?? connection.queryPrepared(sql, parameters)
         return try result.rows.first.map(RecordedEvent.init)

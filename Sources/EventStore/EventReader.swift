@@ -15,7 +15,7 @@ public enum EventReader {
         try query(connection, scope, """
             SELECT \(RecordedEvent.columns) FROM events
             WHERE org_id = $1 AND stream_id = $2 AND stream_version >= $3 ORDER BY stream_version LIMIT $4
-            """, [.text(org.uuidString), .text(stream), .int(fromVersion), .int(limit)]).rows.map(RecordedEvent.init)
+            """, [.text(org.lowercasedText), .text(stream), .int(fromVersion), .int(limit)]).rows.map(RecordedEvent.init)
     }
 
     /// An org's history from `fromSeq` on, by `org_seq`, at most `limit`.
@@ -28,7 +28,7 @@ public enum EventReader {
         try query(connection, scope, """
             SELECT \(RecordedEvent.columns) FROM events
             WHERE org_id = $1 AND org_seq >= $2 ORDER BY org_seq LIMIT $3
-            """, [.text(org.uuidString), .int(fromSeq), .int(limit)]).rows.map(RecordedEvent.init)
+            """, [.text(org.lowercasedText), .int(fromSeq), .int(limit)]).rows.map(RecordedEvent.init)
     }
 
     /// Up to `limit` events of all orgs after `checkpoint`, ordered by `(tx_id, global_pos)`.
@@ -54,7 +54,7 @@ public enum EventReader {
         let rows = try connection.queryPrepared("""
             SELECT stream_version FROM events WHERE org_id = $1 AND stream_id = $2
             ORDER BY stream_version DESC LIMIT 1
-            """, [.text(org.uuidString), .text(stream)]).rows
+            """, [.text(org.lowercasedText), .text(stream)]).rows
         return try rows.first?.int("stream_version") ?? 0
     }
 

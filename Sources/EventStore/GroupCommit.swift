@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Synchronization
 import Telemetry
@@ -92,7 +93,7 @@ struct OrgLanes: Sendable {
 
     /// The lane of `org`.
     func lane(of org: UUID) -> String {
-        guard count > 0 else { return org.uuidString }
+        guard count > 0 else { return org.lowercasedText }
         let bytes = org.uuid
         let number = (UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3))
         return "lane-" + String(number % UInt32(count))

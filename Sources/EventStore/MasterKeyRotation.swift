@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 import Postgres
 
@@ -112,7 +113,7 @@ public struct MasterKeyRotation: Sendable {
                 if !connection.isBroken { try? connection.execute("ROLLBACK") }
                 throw error
             }
-            cursor = (last.org.uuidString, last.subject)
+            cursor = (last.org.lowercasedText, last.subject)
             progress(state)
         }
         let remaining = try Self.liveRows(on: connection).filter { $0.key != current }
@@ -158,7 +159,7 @@ public struct MasterKeyRotation: Sendable {
             UPDATE subject_keys SET wrapped_key = $4, master_key_id = $5
             WHERE org_id = $1 AND subject_id = $2 AND wrapped_key = $3 AND destroyed_at IS NULL
             RETURNING 1 AS updated
-            """, [.text(row.org.uuidString), .text(row.subject), .bytea(row.wrapped), .bytea(rewrapped),
+            """, [.text(row.org.lowercasedText), .text(row.subject), .bytea(row.wrapped), .bytea(rewrapped),
                   .text(keys.masterKeys.current.id)])
         return updated.rows.isEmpty ? .skipped : .rewrapped
     }

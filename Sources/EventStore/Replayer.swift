@@ -100,7 +100,7 @@ public struct Replayer: Sendable {
                 let rows = try connection.queryPrepared("""
                     SELECT \(RecordedEvent.columns) FROM events
                     WHERE (org_id, org_seq) > ($1::uuid, $2::bigint) ORDER BY org_id, org_seq LIMIT $3
-                    """, [.text(cursor.org.uuidString), .int(cursor.seq), .int(pageSize)]).rows
+                    """, [.text(cursor.org.lowercasedText), .int(cursor.seq), .int(pageSize)]).rows
                 for row in rows {
                     let event = try RecordedEvent(row: row)
                     try apply(event, on: connection)

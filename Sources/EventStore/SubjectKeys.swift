@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 import Postgres
 
@@ -52,7 +53,7 @@ public struct SubjectKeys: Sendable {
             UNION ALL
             SELECT false, wrapped_key, master_key_id, destroyed_at IS NOT NULL FROM subject_keys
             WHERE org_id = $1 AND subject_id = $2
-            """, [.text(org.uuidString), .text(subject), .bytea(wrapped), .text(masterKeys.current.id)]).rows
+            """, [.text(org.lowercasedText), .text(subject), .bytea(wrapped), .text(masterKeys.current.id)]).rows
         if let row = rows.first {
             if try row.bool("inserted") { return .live(key) }
             return try state(of: row, org: org, subject: subject)
@@ -86,7 +87,7 @@ public struct SubjectKeys: Sendable {
             INSERT INTO subject_keys (org_id, subject_id, wrapped_key, destroyed_at) VALUES ($1, $2, NULL, now())
             ON CONFLICT (org_id, subject_id) DO UPDATE
                 SET wrapped_key = NULL, destroyed_at = coalesce(subject_keys.destroyed_at, now())
-            """, [.text(org.uuidString), .text(subject)])
+            """, [.text(org.lowercasedText), .text(subject)])
     }
 
     // MARK: - Wrapping
@@ -123,7 +124,7 @@ public struct SubjectKeys: Sendable {
         let rows = try connection.queryPrepared(
             "SELECT wrapped_key, master_key_id, destroyed_at IS NOT NULL AS destroyed FROM subject_keys "
                 + "WHERE org_id = $1 AND subject_id = $2",
-            [.text(org.uuidString), .text(subject)]).rows
+            [.text(org.lowercasedText), .text(subject)]).rows
         guard let row = rows.first else { return nil }
         return try state(of: row, org: org, subject: subject)
     }
