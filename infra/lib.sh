@@ -40,9 +40,37 @@ as_pg_user() {
     if [ "$user" = "$(id -un)" ]; then "$@"; else runuser -u "$user" -- "$@"; fi
 }
 
-# Prints a TCP port on 127.0.0.1 that nothing listens on right now.
+# Prints a TCP port on 127.0.0.1 that nothing listens on right now, at random in 20000-32767: below Linux's ephemeral
+# range (32768-60999), from which every outgoing connection takes its local port, so that no client of another
+# program takes it before our server binds it (what port 0 would give). One script never gets the same port twice:
+# the ports given are kept in /tmp/handoff-ports.PID of the script ($$, the same in every subshell), and the files of
+# scripts that have ended are removed.
 free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+    python3 - "$$" <<'PY'
+import glob, os, random, socket, sys
+owner = sys.argv[1]
+for path in glob.glob("/tmp/handoff-ports.*"):
+    pid = path.rsplit(".", 1)[1]
+    if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+        try: os.remove(path)
+        except OSError: pass
+given_path = f"/tmp/handoff-ports.{owner}"
+given = set(open(given_path).read().split()) if os.path.exists(given_path) else set()
+for _ in range(200):
+    port = random.randrange(20000, 32768)
+    if str(port) in given: continue
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        probe.close()
+    with open(given_path, "a") as record: record.write(f"{port}\n")
+    print(port)
+    sys.exit(0)
+sys.exit("free_port: no free port in 20000-32767 after 200 tries")
+PY
 }
 
 # start_postgres DIR PORT: creates a cluster in DIR/postgres on first use, starts it on 127.0.0.1:PORT
