@@ -15,6 +15,8 @@ struct RouteTable: Sendable {
         let method: Method
         @usableFromInline let pattern: String
         let segments: [Segment]
+        /// Per segment: a literal's UTF-8 bytes, nil for a parameter (what `matches` compares).
+        let literalBytes: [[UInt8]?]
         let hasParameters: Bool
     }
 
@@ -42,7 +44,11 @@ struct RouteTable: Sendable {
         }
         let hasParameters = segments.contains { if case .parameter = $0 { return true } else { return false } }
         let index = entries.count
-        entries.append(Entry(method: method, pattern: pattern, segments: segments, hasParameters: hasParameters))
+        let literalBytes = segments.map { segment -> [UInt8]? in
+            if case .literal(let text) = segment { return Array(text.utf8) } else { return nil }
+        }
+        entries.append(Entry(method: method, pattern: pattern, segments: segments, literalBytes: literalBytes,
+                             hasParameters: hasParameters))
         if hasParameters {
             parameterized[segments.count, default: []].append(index)
         } else {
@@ -63,17 +69,20 @@ struct RouteTable: Sendable {
         if let index = literalHits.first(where: { entries[$0].method == method }) {
             return .found(index: index, parameters: [:])
         }
-        let pieces = parameterized.isEmpty ? [] : Self.pieces(of: normalized)
-        let matching = (parameterized[pieces.count] ?? []).filter { Self.matches(entries[$0].segments, pieces) }
+        let bytes = parameterized.isEmpty ? [] : Array(normalized.utf8)
+        let pieces = parameterized.isEmpty ? [] : Self.pieces(of: bytes)
+        let matching = (parameterized[pieces.count] ?? []).filter {
+            Self.matches(entries[$0].literalBytes, pieces, in: bytes)
+        }
         if let index = mostSpecific(matching, method: method) {
-            return .found(index: index, parameters: Self.parameters(of: entries[index].segments, in: pieces))
+            return .found(index: index, parameters: Self.parameters(of: entries[index].segments, pieces, in: bytes))
         }
         if method == .head {
             if let index = literalHits.first(where: { entries[$0].method == .get }) {
                 return .found(index: index, parameters: [:])
             }
             if let index = mostSpecific(matching, method: .get) {
-                return .found(index: index, parameters: Self.parameters(of: entries[index].segments, in: pieces))
+                return .found(index: index, parameters: Self.parameters(of: entries[index].segments, pieces, in: bytes))
             }
         }
         guard !literalHits.isEmpty || !matching.isEmpty else { return .notFound }
@@ -100,35 +109,54 @@ struct RouteTable: Sendable {
     /// The segments of `path` without its leading `/`, cut at every `/` byte: not at grapheme clusters, where a `/`
     /// followed by a combining mark would not end a segment.
     static func split(_ path: String) -> [String] {
-        pieces(of: path).map { String(decoding: $0, as: UTF8.self) }
+        let bytes = Array(path.utf8)
+        return pieces(of: bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
-    /// The segments of `path` as `split` cuts them, as byte views of the path (no copies).
-    private static func pieces(of path: String) -> [Substring.UTF8View] {
-        var bytes = Substring(path).utf8
-        if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
-        return bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    /// The segments of a path's UTF-8 `bytes` as `split` cuts them, as ranges of `bytes` (no copies).
+    private static func pieces(of bytes: [UInt8]) -> [Range<Int>] {
+        var pieces: [Range<Int>] = []
+        pieces.reserveCapacity(8)
+        var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/") {
+                pieces.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        pieces.append(start..<bytes.count)
+        return pieces
     }
 
-    /// Whether a pattern's segments match the path's: literals byte for byte, parameters any non-empty segment.
-    private static func matches(_ segments: [Segment], _ pieces: [Substring.UTF8View]) -> Bool {
-        for index in segments.indices {
-            switch segments[index] {
-            case .literal(let literal):
-                guard literal.utf8.elementsEqual(pieces[index]) else { return false }
-            case .parameter:
-                guard !pieces[index].isEmpty else { return false }
+    /// Whether a pattern's segments (`literalBytes`) match the path's: literals byte for byte, parameters any
+    /// non-empty segment.
+    private static func matches(_ literalBytes: [[UInt8]?], _ pieces: [Range<Int>], in bytes: [UInt8]) -> Bool {
+        for index in literalBytes.indices {
+            let piece = pieces[index]
+            guard let literal = literalBytes[index] else {
+                guard !piece.isEmpty else { return false }
+                continue
+            }
+            guard literal.count == piece.count else { return false }
+            var offset = 0
+            while offset < literal.count {
+                guard literal[offset] == bytes[piece.lowerBound + offset] else { return false }
+                offset += 1
             }
         }
         return true
     }
 
     /// The parameters of a pattern whose segments `matches` the path's.
-    private static func parameters(of segments: [Segment], in pieces: [Substring.UTF8View]) -> [String: String] {
+    private static func parameters(
+        of segments: [Segment], _ pieces: [Range<Int>], in bytes: [UInt8]
+    ) -> [String: String] {
         var parameters: [String: String] = [:]
         for index in segments.indices {
             if case .parameter(let name) = segments[index] {
-                parameters[name] = String(decoding: pieces[index], as: UTF8.self)
+                parameters[name] = String(decoding: bytes[pieces[index]], as: UTF8.self)
             }
         }
         return parameters
