@@ -27,8 +27,11 @@ function init(args)
 end
 
 if tonumber(os.getenv("RATE") or "0") > 0 then
+    -- Exponential pauses with mean `pause`: each connection's requests arrive as a Poisson process, as pgbench -R
+    -- schedules its transactions. A fixed pause kept a thread's connections in step (wrk delays every connection's
+    -- first request too), so requests came in bursts of all of them at once.
     function delay()
-        return pause
+        return -math.log(1 - math.random()) * pause
     end
 end
 

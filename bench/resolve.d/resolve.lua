@@ -19,6 +19,7 @@ function init(args)
         line_no = line_no + 1
     end
     next_code = 1
+    math.randomseed(os.time() * 100 + id)
     exhausted = 0
     local rate = tonumber(os.getenv("RATE") or "0")
     -- wrk calls delay() before each request of a connection: connections × 1000 / rate ms keeps the total at rate.
@@ -26,8 +27,11 @@ function init(args)
 end
 
 if tonumber(os.getenv("RATE") or "0") > 0 then
+    -- Exponential pauses with mean `pause`: each connection's requests arrive as a Poisson process, as pgbench -R
+    -- schedules its transactions. A fixed pause kept a thread's connections in step (wrk delays every connection's
+    -- first request too), so requests came in bursts of all of them at once.
     function delay()
-        return pause
+        return -math.log(1 - math.random()) * pause
     end
 end
 
